@@ -1,0 +1,49 @@
+# Time-sliced CFQ for blk-mq and its stress rig. See README.md.
+# The two commands a newcomer needs:   make soak    make test
+
+SCENARIO ?= mix
+DURATION ?= 30m
+SEED     ?=
+FLAVOR   ?= debug
+export FLAVOR
+
+.PHONY: all deps kernel guest boot soak test stress clean distclean help
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+## deps     install missing Debian packages (apt-get)
+deps:
+	@host/deps.sh
+
+## kernel   build the guest kernel (cached outside the repo, incremental)
+kernel: deps
+	@host/kernel.sh >/dev/null
+
+## stress   build the static C stressors
+stress: deps
+	@$(MAKE) -s -C stress
+
+## guest    build the guest images (initramfs, tools disk)
+guest: kernel stress
+	@host/image.sh "$$(host/kernel.sh | tail -n1)" >/dev/null
+
+## boot     boot the guest once and power off (prints boot time)
+boot: guest
+	@host/run.sh probe
+
+## soak     run scenarios back to back: SCENARIO=mix DURATION=30m SEED=
+soak: guest
+	@host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
+
+## test     all tests (host checks, positive controls, scheduler checks, smoke)
+test: guest
+	@tests/run.sh
+
+## clean    remove run logs and built stressors (not the kernel cache)
+clean:
+	rm -rf logs/* stress/bin
+
+## distclean  also remove the kernel cache ($$RIG_CACHE, ~/.cache/cfq-rig)
+distclean: clean
+	rm -rf "$${RIG_CACHE:-$$HOME/.cache/cfq-rig}"

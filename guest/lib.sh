@@ -1,0 +1,53 @@
+# shellcheck shell=sh
+# Helpers for the guest's jobs (busybox sh). Sourced by init and by jobs.
+. /rig/run.conf
+
+# A line on the console (for the person watching) and in the kernel log.
+rig_log() { echo "RIG: $*" >/dev/kmsg 2>/dev/null || echo "RIG: $*" >/dev/console; }
+
+# A finding of the rig's own (data mismatch, stressor failure, stuck I/O):
+# the console copy is what the classifier reads.
+rig_finding() {
+	echo "RIG-FINDING: $*" >/dev/kmsg
+	echo "RIG-FINDING: $*" >&3
+}
+
+# A result line for the host (stressor results, test assertions).
+rig_result() { echo "$*" >&3; }
+
+# One assertion of an in-guest test: "ok - name" or "not ok - name".
+rig_check() {
+	name=$1; shift
+	if "$@" >/tmp/check.out 2>&1; then
+		rig_result "ok - $name"
+	else
+		rig_result "not ok - $name"
+		sed 's/^/#   /' /tmp/check.out | head -20 >&3
+	fi
+}
+
+rig_setup() {
+	echo 1 >/proc/sys/kernel/sysrq
+	echo "${RIG_HUNG_TIMEOUT:-30}" >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+	echo -1 >/proc/sys/kernel/hung_task_warnings 2>/dev/null
+	if [ -b /dev/vda ]; then mount -o ro /dev/vda /tools 2>/dev/null || rig_log "no tools disk"; fi
+	# fio and stress-ng are Debian's dynamic binaries, on the tools disk
+	# with their libraries: run them through that disk's loader.
+	for t in fio stress-ng; do
+		[ -x /tools/bin/$t ] || continue
+		printf '#!/bin/sh\nexec /tools/lib/ld-linux-x86-64.so.2 --library-path /tools/lib /tools/bin/%s "$@"\n' $t >/usr/bin/$t
+		chmod +x /usr/bin/$t
+	done
+}
+
+# Progress heartbeat while a job runs: one console line every $2 seconds.
+rig_heartbeat() {
+	label=$1 every=${2:-15}
+	while :; do
+		sleep "$every"
+		rig_log "progress: $label uptime=$(cut -d' ' -f1 /proc/uptime)"
+	done
+}
+
+# Name of the scratch disk (virtio-blk, second drive).
+scratch_dev() { echo /dev/vdb; }

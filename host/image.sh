@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Build what the guest boots besides the kernel:
+#   base.cpio   busybox, the rig's static stressors, kernel modules and the
+#               test-only rig_splat module (the guest scripts and the run's
+#               settings come per run, appended by host/run.sh);
+#   tools.img   ext4 image with Debian's fio and stress-ng and the shared
+#               libraries they need (attached read-only as /dev/vda; loading
+#               them from a disk is fast, unlike 9p under TCG).
+# usage: host/image.sh BUILD_DIR     (prints the image directory)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+build=${1:?usage: host/image.sh BUILD_DIR}
+out="$build/rig-image"
+mkdir -p "$out"
+
+# 1. static stressors
+make -s -C "$RIG_ROOT/stress" >/dev/null || die "stressors did not build (make -C stress)"
+
+# 2. test-only positive-control module, built against this kernel
+ext="$build/extmod/rig_splat"
+mkdir -p "$ext"
+cp "$RIG_ROOT"/guest/modules/rig_splat/{rig_splat.c,Kbuild} "$ext/"
+make -s -C "$(kernel_tree)" O="$build" M="$ext" modules >"$ext/build.log" 2>&1 ||
+	{ cat "$ext/build.log" >&2; die "rig_splat module did not build"; }
+
+# 3. base initramfs
+root="$out/root"
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,rig/bin,rig/modules,lib,usr/bin,usr/sbin,tools}
+cp /bin/busybox "$root/bin/busybox"
+cp "$RIG_ROOT"/stress/bin/* "$root/rig/bin/"
+cp -a "$build/modroot/lib/modules" "$root/lib/"
+cp "$ext/rig_splat.ko" "$root/rig/modules/"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$out/base.cpio"
+
+# 4. tools disk, rebuilt only when the tools change
+stamp=$( (dpkg-query -W fio stress-ng; ls -l /usr/bin/fio /usr/bin/stress-ng) | sha256sum | cut -c1-12)
+if [ "$(cat "$RIG_CACHE/tools.stamp" 2>/dev/null)" != "$stamp" ] || [ ! -f "$RIG_CACHE/tools.img" ]; then
+	t="$RIG_CACHE/tools.tmp"
+	rm -rf "$t" && mkdir -p "$t/bin" "$t/lib"
+	for b in /usr/bin/fio /usr/bin/stress-ng; do
+		cp "$b" "$t/bin/"
+		ldd "$b" | awk '/=>/ {print $3} /^\t\/lib64/ {print $1}' | while read -r l; do
+			cp -L "$l" "$t/lib/"
+		done
+	done
+	rm -f "$RIG_CACHE/tools.img"
+	mke2fs -q -t ext4 -d "$t" -L rigtools "$RIG_CACHE/tools.img" 160M
+	rm -rf "$t"
+	echo "$stamp" >"$RIG_CACHE/tools.stamp"
+fi
+ln -sf "$RIG_CACHE/tools.img" "$out/tools.img"
+echo "$out"

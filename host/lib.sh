@@ -1,0 +1,54 @@
+# shellcheck shell=bash
+# Shared settings and helpers for the host scripts. Sourced, never run.
+
+RIG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RIG_CACHE=${RIG_CACHE:-$HOME/.cache/cfq-rig}
+FLAVOR=${FLAVOR:-debug}
+LOGS=${LOGS:-$RIG_ROOT/logs}
+export RIG_ROOT RIG_CACHE FLAVOR LOGS
+
+say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*"; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 2; }
+
+# Source version of the installed linux-source-6.1 package.
+src_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
+		die "linux-source-6.1 is not installed (run: make deps)"
+}
+
+# Flavors: which config fragments make up each kernel.
+flavor_fragments() {
+	case "$1" in
+	debug) echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config" ;;
+	fast)  echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config $RIG_ROOT/host/config/fast.config" ;;
+	perf)  echo "$RIG_ROOT/host/config/base.config" ;;
+	*) die "unknown FLAVOR '$1' (choose: debug, fast, perf)" ;;
+	esac
+}
+
+series_files() { ls "$RIG_ROOT"/patch/*.patch 2>/dev/null | sort; }
+
+series_hash() {
+	local f
+	for f in $(series_files); do sha256sum "$f"; done | sed 's|  .*/|  |' | sha256sum | cut -c1-12
+}
+
+kernel_tree()  { echo "$RIG_CACHE/linux-$(src_version)"; }
+kernel_build() { echo "$RIG_CACHE/build-$(src_version)-$FLAVOR"; }
+
+# Run a long command with its output in a log, printing one progress line
+# every PROGRESS seconds: "label: elapsed, N lines of log, last: ...".
+run_with_progress() {
+	local label=$1 log=$2; shift 2
+	local start=$SECONDS pid
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	local every=${PROGRESS:-30} n=0
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		n=$((n + 1))
+		[ $((n % every)) -eq 0 ] && kill -0 "$pid" 2>/dev/null &&
+			say "$label: $((SECONDS - start)) s, $(wc -l <"$log") log lines, last: $(tail -n1 "$log" | cut -c1-60)"
+	done
+	wait "$pid"
+}

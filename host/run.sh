@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Boot the guest for one job, watch it, classify the console, summarize.
+#
+# usage: host/run.sh JOB [KEY=VALUE ...]
+#   JOB         a guest/jobs/JOB.sh script
+#   KEY=VALUE   settings passed to the guest in /rig/run.conf (RIG_SEED,
+#               RIG_DURATION, RIG_SCENARIO, ...)
+# environment: RUN_ID, TIMEOUT (s, whole run), SILENCE (s without console
+#   output = hang), MEM (MiB), CMDLINE (extra kernel arguments), DISK_MB,
+#   ACCEL (auto|kvm|tcg), FLAVOR, EXTRA_FILES (host files copied to /rig/files)
+# exit: 0 clean, 1 findings (including hang), 2 usage or setup error.
+# Output: logs/RUN_ID/{console.log,results.log,summary,...}
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+job=${1:?usage: host/run.sh JOB [KEY=VALUE ...]}
+shift
+[ -f "$RIG_ROOT/guest/jobs/$job.sh" ] || die "unknown job '$job' (guest/jobs/*.sh)"
+num() { [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] || die "$1 must be a positive number of ${3:-units} (got '$2')"; }
+TIMEOUT=${TIMEOUT:-600}; num TIMEOUT "$TIMEOUT" seconds
+SILENCE=${SILENCE:-180}; num SILENCE "$SILENCE" seconds
+MEM=${MEM:-2048};        num MEM "$MEM" MiB
+DISK_MB=${DISK_MB:-1024}; num DISK_MB "$DISK_MB" MiB
+[ "$MEM" -ge 512 ] || die "MEM must be at least 512 MiB for the debug kernel (got $MEM)"
+for kv in "$@"; do
+	[[ "$kv" =~ ^RIG_[A-Z0-9_]+=[^\']*$ ]] || die "guest setting must look like RIG_NAME=value (got '$kv')"
+done
+
+build=$(host/kernel.sh | tail -n1)
+image=$(host/image.sh "$build" | tail -n1)
+accel=$(host/accel.sh "$build" "$image")
+
+RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-$job}
+run="$LOGS/$RUN_ID"
+mkdir -p "$run"
+: >"$run/console.log"
+: >"$run/results.log"
+
+# per-run initramfs: base + guest scripts + settings
+r="$run/initrd.d"
+rm -rf "$r" && mkdir -p "$r/rig/jobs" "$r/rig/files"
+cp "$RIG_ROOT/guest/init" "$r/init"
+cp "$RIG_ROOT/guest/lib.sh" "$r/rig/"
+cp "$RIG_ROOT"/guest/jobs/*.sh "$r/rig/jobs/"
+for f in ${EXTRA_FILES:-}; do cp "$f" "$r/rig/files/"; done
+{
+	echo "RIG_JOB=$job"
+	echo "RIG_RUN_ID=$RUN_ID"
+	for kv in "$@"; do echo "${kv%%=*}='${kv#*=}'"; done
+} >"$r/rig/run.conf"
+cp "$r/rig/run.conf" "$run/run.conf"
+(cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | cat "$image/base.cpio" - >"$run/initrd"
+rm -rf "$r"
+
+truncate -s "${DISK_MB}M" "$run/scratch.img"
+mon="$run/monitor"
+rm -f "$mon.in" "$mon.out" && mkfifo "$mon.in" "$mon.out"
+
+cpu=max
+[ "$accel" = kvm ] && cpu=host
+append="console=ttyS0,115200 ignore_loglevel no_hash_pointers nokaslr mitigations=off"
+append+=" log_buf_len=8M printk.devkmsg=on oops=panic panic=-1 hung_task_all_cpu_backtrace=1"
+append+=" tsc=reliable ${CMDLINE:-kasan_multi_shot}"
+kernel_hash=$(sha256sum <"$build/arch/x86/boot/bzImage" | cut -c1-12)
+series=$(series_hash)
+
+say "run $RUN_ID: job $job, $accel, $FLAVOR kernel $kernel_hash (series $series), timeout ${TIMEOUT}s"
+start=$SECONDS
+qemu-system-x86_64 -M pc -accel "$accel" -cpu "$cpu" -smp 2 -m "$MEM" -nodefaults -display none \
+	-no-reboot -kernel "$build/arch/x86/boot/bzImage" -initrd "$run/initrd" -append "$append" \
+	-serial "file:$run/console.log" -serial "file:$run/results.log" -monitor "pipe:$mon" \
+	-drive "file=$image/tools.img,if=virtio,format=raw,readonly=on" \
+	-drive "file=$run/scratch.img,if=virtio,format=raw,cache=unsafe" \
+	>"$run/qemu.log" 2>&1 &
+qpid=$!
+cat "$mon.out" >"$run/monitor.log" 2>/dev/null &
+mpid=$!
+monitor() { echo "$1" >"$mon.in"; }
+
+hang=
+last_size=0 last_change=$SECONDS done_at='' next_progress=$((SECONDS + ${PROGRESS:-30}))
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 1
+	size=$(stat -c %s "$run/console.log")
+	if [ "$size" != "$last_size" ]; then last_size=$size; last_change=$SECONDS; fi
+	if [ -z "$done_at" ] && grep -q '^RIG-DONE' "$run/results.log"; then done_at=$SECONDS; fi
+	if [ -n "$done_at" ] && [ $((SECONDS - done_at)) -gt 60 ]; then
+		hang="guest did not power off after its job"
+	elif [ $((SECONDS - last_change)) -ge "$SILENCE" ]; then
+		hang="no console output for $SILENCE s"
+	elif [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
+		hang="run exceeded its $TIMEOUT s limit"
+	fi
+	if [ -n "$hang" ]; then
+		say "run $RUN_ID: $hang; asking the guest for blocked tasks and CPU backtraces"
+		monitor "sendkey alt-sysrq-w"; sleep 8
+		monitor "sendkey alt-sysrq-l"; sleep 8
+		monitor "quit"; sleep 3
+		kill -9 "$qpid" 2>/dev/null || true
+		echo "RIG-HANG: $hang" >>"$run/console.log"
+		break
+	fi
+	if [ "$SECONDS" -ge "$next_progress" ]; then
+		next_progress=$((SECONDS + ${PROGRESS:-30}))
+		say "run $RUN_ID: $((SECONDS - start)) s, console $(wc -l <"$run/console.log") lines, $(grep -a 'RIG: ' "$run/console.log" | tail -n1 | sed 's/.*RIG: //' | cut -c1-70)"
+	fi
+done
+wait "$qpid" 2>/dev/null || true
+kill "$mpid" 2>/dev/null || true
+wall=$((SECONDS - start))
+rm -f "$mon.in" "$mon.out" "$run/initrd"
+[ "${KEEP_DISK:-0}" = 1 ] || rm -f "$run/scratch.img"
+sed -i "s/\r$//" "$run/results.log" "$run/console.log"
+
+exec "$RIG_ROOT/host/summarize.sh" "$run" "wall=$wall" "accel=$accel" "kernel=$kernel_hash" \
+	"series=$series" "flavor=$FLAVOR" "job=$job"

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Turn a finished run directory into logs/RUN/summary (machine-readable),
+# a one-screen report on stdout and a line in logs/index.
+# usage: host/summarize.sh RUN_DIR [KEY=VALUE ...]   (extra facts for the summary)
+# exit: 0 clean, 1 findings or failed checks.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+run=${1:?usage: host/summarize.sh RUN_DIR}
+shift
+con="$run/console.log" res="$run/results.log"
+
+findings=$("$RIG_ROOT/host/classify" --count "$con" "$res")
+done_line=$(grep -a '^RIG-DONE' "$res" | tail -n1)
+boot=$(grep -a '^RIG-BOOT' "$res" | head -n1 | sed 's/.*uptime=//')
+rc=$(sed -n 's/^RIG-DONE rc=\([0-9]*\).*/\1/p' <<<"$done_line")
+checks_ok=$(grep -ac '^ok - ' "$res")
+checks_bad=$(grep -ac '^not ok - ' "$res")
+ops=$(awk '/^result /{for(i=2;i<=NF;i++){split($i,kv,"="); if(kv[1]=="ops") s+=kv[2]}} END{print s+0}' "$res")
+ioerr=$(awk '/^result /{for(i=2;i<=NF;i++){split($i,kv,"="); if(kv[1]=="errors") s+=kv[2]}} END{print s+0}' "$res")
+
+status=clean
+if [ -z "$done_line" ] && ! grep -aq '^RIG-HANG' "$con"; then
+	status=crash
+	[ -n "$findings" ] || findings=$(printf 'finding\trig\tguest ended without finishing its job\tcount=1')
+elif grep -aq '^RIG-HANG' "$con"; then
+	status=hang
+elif [ -n "$findings" ]; then
+	status=findings
+elif [ "${rc:-1}" != 0 ] || [ "$checks_bad" -gt 0 ]; then
+	status=failed
+fi
+nfind=$(grep -c . <<<"$findings")
+
+{
+	echo "run=$(basename "$run")"
+	for kv in "$@"; do echo "$kv"; done
+	[ -f "$run/run.conf" ] && sed -n "s/^RIG_\([A-Z_]*\)='\{0,1\}\([^']*\)'\{0,1\}$/\L\1\E=\2/p" "$run/run.conf" | grep -v '^job=\|^run_id='
+	echo "boot_to_init_s=${boot:-none}"
+	echo "job_rc=${rc:-none}"
+	echo "checks_passed=$checks_ok"
+	echo "checks_failed=$checks_bad"
+	echo "ops=$ops"
+	echo "io_errors=$ioerr"
+	echo "findings=$nfind"
+	echo "status=$status"
+	[ -n "$findings" ] && printf '%s\n' "$findings"
+} >"$run/summary"
+
+seed=$(sed -n 's/^seed=//p' "$run/summary")
+scen=$(sed -n 's/^scenario=//p' "$run/summary")
+echo "------------------------------------------------------------------------"
+echo " run       $(basename "$run")   status: $status"
+grep -E '^(job|flavor|kernel|series|accel|wall)=' "$run/summary" | tr '\n' ' ' | sed 's/^/ /'; echo
+echo " boot to init ${boot:-?} s (guest uptime); job rc ${rc:-none}; checks $checks_ok ok, $checks_bad failed; ops $ops, I/O errors $ioerr"
+[ -n "$seed$scen" ] && echo " reproduce: make soak SCENARIO=${scen:-?} SEED=${seed:-?}   (or: make repro RUN=$(basename "$run"))"
+if [ "$checks_bad" -gt 0 ]; then grep -a -A3 '^not ok - ' "$res" | head -20 | sed 's/^/ /'; fi
+if [ -n "$findings" ]; then
+	echo " findings:"
+	printf '%s\n' "$findings" | awk -F'\t' '{printf "   [%s] %s (%s)\n", $2, $3, $4}' | head -15
+fi
+echo " logs      $run/{console.log,results.log,summary}"
+echo "------------------------------------------------------------------------"
+printf '%s\t%s\t%s\t%s\n' "$(basename "$run")" "$status" "$nfind" \
+	"$(printf '%s\n' "$findings" | head -n1 | cut -f3)" >>"$LOGS/index"
+[ "$status" = clean ]

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Positive controls, end to end: boot the debug kernel, make it print one
+# real report of each kind (guest/jobs/controls.sh) and check the classifier
+# names each with the right title.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-controls"
+RUN_ID=$id TIMEOUT=400 host/run.sh controls >/dev/null
+rc=$?
+s="logs/$id/summary"
+[ -f "$s" ] || { echo "not ok - controls: no summary (run.sh exit $rc)"; exit 1; }
+check() {
+	if grep -qF -- "$2" "$s"; then echo "ok - controls: $1 -> $2"
+	else echo "not ok - controls: $1 -> $2"; grep -P '^finding\t' "$s" | sed 's/^/#   /'; fi
+}
+check kasan        "KASAN: use-after-free Read in rig_splat_kasan_uaf"
+check odebug       "ODEBUG: free active hrtimer"
+check atomic-sleep "BUG: sleeping function called from invalid context in rig_splat_atomic_sleep"
+check hung         "INFO: task hung in rig_splat_hung_thread"
+check lockdep      "possible circular locking dependency detected: rig_lock_"
+if [ "$rc" = 1 ]; then echo "ok - controls: run exits 1 on findings"
+else echo "not ok - controls: run exits 1 on findings (got $rc)"; fi

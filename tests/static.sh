@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Static checks: checkpatch --strict on every patch of the series, the
+# series applies in order, shellcheck on every shell script.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+. host/lib.sh
+tree=$(kernel_tree)
+[ -x "$tree/scripts/checkpatch.pl" ] || { echo "not ok - static: kernel tree missing (run make kernel)"; exit 1; }
+n=0
+for p in $(series_files); do
+	n=$((n + 1))
+	out=$(perl "$tree/scripts/checkpatch.pl" --strict --no-tree --no-color --terse "$p" 2>&1)
+	errs=$(grep -c ': ERROR:' <<<"$out")
+	warns=$(grep -c ': WARNING:\|: CHECK:' <<<"$out")
+	if [ "$errs" = 0 ] && [ "$warns" = 0 ]; then
+		echo "ok - static: checkpatch --strict clean: $(basename "$p")"
+	else
+		echo "not ok - static: checkpatch --strict: $(basename "$p"): $errs errors, $warns warnings/checks"
+		sed 's/^/#   /' <<<"$out" | head -10
+	fi
+	grep -q '^Subject: \[PATCH' "$p" && grep -q '^Signed-off-by: ' "$p" &&
+		echo "ok - static: format-patch form with sign-off: $(basename "$p")" ||
+		echo "not ok - static: format-patch form with sign-off: $(basename "$p")"
+done
+[ "$n" -gt 0 ] && echo "ok - static: series has $n patches" || echo "not ok - static: series is empty"
+
+# the series applies in order onto a pristine copy of the files it touches
+tmp=$(mktemp -d)
+mapfile -t patches < <(series_files)
+mapfile -t files < <(cat "${patches[@]}" /dev/null | sed -n 's|^--- a/|linux-source-6.1/|p' | sort -u)
+tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$tmp" "${files[@]}" 2>/dev/null
+ok=1
+for p in $(series_files); do
+	patch -d "$tmp/linux-source-6.1" -p1 -s --dry-run <"$p" >/dev/null 2>&1 &&
+		patch -d "$tmp/linux-source-6.1" -p1 -s <"$p" >/dev/null 2>&1 || { ok=0; echo "#   $(basename "$p") does not apply"; }
+done
+rm -rf "$tmp"
+[ $ok = 1 ] && echo "ok - static: series applies in order with patch -p1" ||
+	echo "not ok - static: series applies in order with patch -p1"
+
+scripts=$(ls host/*.sh tests/*.sh .ci/run host/classify 2>/dev/null)
+if out=$(shellcheck -x -S warning $scripts 2>&1); then
+	echo "ok - static: shellcheck ($(wc -w <<<"$scripts") scripts)"
+else
+	echo "not ok - static: shellcheck"; sed 's/^/#   /' <<<"$out" | head -20
+fi
+if out=$(shellcheck -s sh -S warning guest/init guest/lib.sh guest/jobs/*.sh 2>&1); then
+	echo "ok - static: shellcheck guest scripts"
+else
+	echo "not ok - static: shellcheck guest scripts"; sed 's/^/#   /' <<<"$out" | head -20
+fi
