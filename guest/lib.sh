@@ -30,6 +30,7 @@ rig_setup() {
 	echo 1 >/proc/sys/kernel/sysrq
 	echo "${RIG_HUNG_TIMEOUT:-30}" >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 	echo -1 >/proc/sys/kernel/hung_task_warnings 2>/dev/null
+	echo 1 >/proc/sys/kernel/hung_task_all_cpu_backtrace 2>/dev/null
 	if [ -b /dev/vda ]; then mount -o ro /dev/vda /tools 2>/dev/null || rig_log "no tools disk"; fi
 	# fio and stress-ng are Debian's dynamic binaries, on the tools disk
 	# with their libraries: run them through that disk's loader.

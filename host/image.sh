@@ -29,6 +29,7 @@ root="$out/root"
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,rig/bin,rig/modules,lib,usr/bin,usr/sbin,tools}
 cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
 cp "$RIG_ROOT"/stress/bin/* "$root/rig/bin/"
 cp -a "$build/modroot/lib/modules" "$root/lib/"
 cp "$ext/rig_splat.ko" "$root/rig/modules/"
@@ -46,7 +47,7 @@ if [ "$(cat "$RIG_CACHE/tools.stamp" 2>/dev/null)" != "$stamp" ] || [ ! -f "$RIG
 		done
 	done
 	rm -f "$RIG_CACHE/tools.img"
-	mke2fs -q -t ext4 -d "$t" -L rigtools "$RIG_CACHE/tools.img" 160M
+	mke2fs -q -t ext4 -d "$t" -L rigtools "$RIG_CACHE/tools.img" 160M >/dev/null
 	rm -rf "$t"
 	echo "$stamp" >"$RIG_CACHE/tools.stamp"
 fi

@@ -55,6 +55,7 @@ if [ "$want" != "$have" ]; then
 fi
 
 # 3. config and build, skipped when the stamp matches
+# shellcheck disable=SC2086
 stamp="$ver series=$want flavor=$FLAVOR config=$(cat $frags | sha256sum | cut -c1-12)"
 mkdir -p "$build"
 if [ "$(cat "$build/.rig-stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$build/arch/x86/boot/bzImage" ]; then
@@ -63,7 +64,13 @@ if [ "$(cat "$build/.rig-stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$build/arch/
 	exit 0
 fi
 
-cat $frags >"$build/rig.fragment"
+# later fragments override earlier ones: keep the last setting of each symbol
+# shellcheck disable=SC2086
+cat $frags | awk '
+	/^CONFIG_[A-Z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+	/^# CONFIG_[A-Z0-9_]+ is not set/ { sym = $2 }
+	sym != "" { if (!(sym in last)) order[++n] = sym; last[sym] = $0; sym = "" }
+	END { for (i = 1; i <= n; i++) print last[order[i]] }' >"$build/rig.fragment"
 make -s -C "$tree" O="$build" KCONFIG_ALLCONFIG="$build/rig.fragment" allnoconfig >/dev/null
 missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$build/rig.fragment" | sort -u |
 	while IFS= read -r line; do grep -qxF "$line" "$build/.config" || echo "  $line"; done)

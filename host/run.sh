@@ -39,7 +39,7 @@ mkdir -p "$run"
 # per-run initramfs: base + guest scripts + settings
 r="$run/initrd.d"
 rm -rf "$r" && mkdir -p "$r/rig/jobs" "$r/rig/files"
-cp "$RIG_ROOT/guest/init" "$r/init"
+install -m 755 "$RIG_ROOT/guest/init" "$r/init"
 cp "$RIG_ROOT/guest/lib.sh" "$r/rig/"
 cp "$RIG_ROOT"/guest/jobs/*.sh "$r/rig/jobs/"
 for f in ${EXTRA_FILES:-}; do cp "$f" "$r/rig/files/"; done
@@ -58,8 +58,8 @@ rm -f "$mon.in" "$mon.out" && mkfifo "$mon.in" "$mon.out"
 
 cpu=max
 [ "$accel" = kvm ] && cpu=host
-append="console=ttyS0,115200 ignore_loglevel no_hash_pointers nokaslr mitigations=off"
-append+=" log_buf_len=8M printk.devkmsg=on oops=panic panic=-1 hung_task_all_cpu_backtrace=1"
+append="console=ttyS0,115200 ignore_loglevel no_hash_pointers mitigations=off"
+append+=" log_buf_len=8M printk.devkmsg=on oops=panic panic=-1"
 append+=" tsc=reliable ${CMDLINE:-kasan_multi_shot}"
 kernel_hash=$(sha256sum <"$build/arch/x86/boot/bzImage" | cut -c1-12)
 series=$(series_hash)

@@ -9,7 +9,7 @@ run=${1:?usage: host/summarize.sh RUN_DIR}
 shift
 con="$run/console.log" res="$run/results.log"
 
-findings=$("$RIG_ROOT/host/classify" --count "$con" "$res")
+findings=$("${CLASSIFY:-$RIG_ROOT/host/classify}" --count "$con" "$res")
 done_line=$(grep -a '^RIG-DONE' "$res" | tail -n1)
 boot=$(grep -a '^RIG-BOOT' "$res" | head -n1 | sed 's/.*uptime=//')
 rc=$(sed -n 's/^RIG-DONE rc=\([0-9]*\).*/\1/p' <<<"$done_line")

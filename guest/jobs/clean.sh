@@ -1,7 +1,6 @@
 # Short clean run: O_DIRECT readers and buffered writers on the scratch disk
 # under one scheduler (RIG_SCHED, default mq-deadline) for RIG_DURATION s.
 # Must end with no finding, all data verified.
-. /rig/lib.sh
 dev=$(scratch_dev)
 name=${dev#/dev/}
 sched=${RIG_SCHED:-mq-deadline}
