@@ -1,0 +1,126 @@
+# Run one round of a scenario: the plan in /rig/files/plan was made on the
+# host by host/scenario.sh from stress/scenarios/NAME.scn. Sets up the test
+# devices and their scheduler, arms the fault set, starts every stressor with
+# its own seed, stops them at the deadline and reports their result lines.
+# shellcheck disable=SC2086,SC2154  # options are word lists; eval assigns
+. /rig/files/plan
+dur=$PLAN_DURATION
+rig_log "scenario $PLAN_SCENARIO seed $PLAN_SEED for $dur s on: $PLAN_DEVICES ($PLAN_SCHED)"
+
+FAULT_NULLB='' FAULT_TASK_FILTER=0 allow=''
+if [ "$PLAN_FAULTS" != none ]; then . /rig/files/faults.sh; allow=--allow-errors; fi
+
+# 1. devices: name -> /dev node
+devnode() {
+	case "$1" in
+	virtio) echo /dev/vdb ;;
+	nullb) echo /dev/nullb0 ;;
+	sdebug) for b in /sys/block/sd*; do [ -e "$b" ] && echo "/dev/${b##*/}" && return; done ;;
+	esac
+}
+for d in $PLAN_DEVICES; do
+	case "$d" in
+	nullb) modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=500000 gb=1 \
+		memory_backed=1 hw_queue_depth=64 $PLAN_NULLB $FAULT_NULLB || { rig_finding "rig: null_blk did not load"; exit 1; } ;;
+	sdebug) modprobe scsi_debug dev_size_mb=256 $PLAN_SDEBUG || { rig_finding "rig: scsi_debug did not load"; exit 1; }
+		sleep 1 ;;
+	esac
+done
+[ "$PLAN_SCHED" = cfq ] && modprobe cfq-iosched
+queues=
+for d in $PLAN_DEVICES; do
+	n=$(devnode "$d")
+	[ -b "$n" ] || { rig_finding "rig: device $d did not appear"; exit 1; }
+	echo "$PLAN_SCHED" >"/sys/block/${n#/dev/}/queue/scheduler" ||
+		{ rig_finding "rig: cannot select $PLAN_SCHED on $d"; exit 1; }
+	queues="$queues${queues:+,}/sys/block/${n#/dev/}/queue/scheduler"
+done
+
+# 2. faults (those limited by task-filter hit only the stressors' tasks)
+[ "$PLAN_FAULTS" != none ] && faults_arm
+
+# 3. stressors: device-bound ones split their device into equal regions
+i=0
+while [ $i -lt "$PLAN_N" ]; do
+	i=$((i + 1))
+	eval "spec=\$PLAN_S$i"
+	name=${spec%% *} opts=${spec#"$name"}
+	dev=
+	case "$name" in *@*) dev=${name#*@} name=${name%@*} ;; esac
+	eval "count_$dev=\$((\${count_$dev:-0} + 1))"
+	eval "slot_$i=\$count_$dev"
+done
+pids=
+i=0
+while [ $i -lt "$PLAN_N" ]; do
+	i=$((i + 1))
+	eval "spec=\$PLAN_S$i"
+	name=${spec%% *} opts=${spec#"$name"}
+	dev=
+	case "$name" in *@*) dev=${name#*@} name=${name%@*} ;; esac
+	seed=$((PLAN_SEED + i * 7919))
+	where=
+	if [ -n "$dev" ]; then
+		node=$(devnode "$dev")
+		eval "cnt=\$count_$dev; slot=\$slot_$i"
+		region=$(($(blockdev --getsize64 "$node") / cnt / 1048576 * 1048576))
+		where="--dev $node --offset $(((slot - 1) * region)) --size $region"
+	fi
+	case "$name" in
+	stress-ng) cmd="stress-ng $opts --timeout ${dur}s --seed $seed --metrics-brief" ;;
+	fio) cmd="fio --name=rig$i --filename=$node --offset=$(((slot - 1) * region)) --size=$region --runtime=$dur --time_based --randseed=$seed $opts" ;;
+	switcher) cmd="switcher --queues $queues --duration $dur --seed $seed $opts" ;;
+	*) cmd="$name $where --duration $dur --seed $seed $allow $opts" ;;
+	esac
+	rig_log "stressor $i: $cmd"
+	(
+		[ "$FAULT_TASK_FILTER" = 1 ] && echo 1 >/proc/self/make-it-fail
+		exec $cmd >/tmp/s$i.out 2>/tmp/s$i.err
+	) &
+	eval "pid_$i=$!"
+	pids="$pids $!"
+done
+
+# 4. wait to the deadline (+ grace), with a heartbeat
+start=$(cut -d. -f1 /proc/uptime)
+grace=${RIG_GRACE:-90}
+while :; do
+	alive=0
+	for p in $pids; do kill -0 "$p" 2>/dev/null && alive=$((alive + 1)); done
+	[ $alive = 0 ] && break
+	now=$(cut -d. -f1 /proc/uptime)
+	el=$((now - start))
+	if [ $el -ge $((dur + grace)) ]; then
+		rig_log "stressors still running $grace s after the deadline: dumping blocked tasks"
+		echo w >/proc/sysrq-trigger
+		i=0
+		while [ $i -lt "$PLAN_N" ]; do
+			i=$((i + 1)); eval "p=\$pid_$i; spec=\$PLAN_S$i"
+			kill -0 "$p" 2>/dev/null && rig_finding "hang: stressor ${spec%% *} did not stop at its deadline"
+		done
+		kill -9 $pids 2>/dev/null
+		break
+	fi
+	[ $((el % 15)) -lt 3 ] && rig_log "progress: $PLAN_SCENARIO ${el}/${dur} s, $alive stressors running"
+	sleep 3
+done
+
+# 5. collect
+[ "$PLAN_FAULTS" != none ] && faults_report
+rc=0
+i=0
+while [ $i -lt "$PLAN_N" ]; do
+	i=$((i + 1)); eval "p=\$pid_$i; spec=\$PLAN_S$i"
+	wait "$p"; src=$?
+	name=${spec%% *}; name=${name%@*}
+	grep -E '^(result|summary) ' /tmp/s$i.out >&3
+	grep -h 'verify:' /tmp/s$i.out /tmp/s$i.err | head -5 >&3
+	case "$name:$src" in
+	*:0 | *:137) ;;
+	stress-ng:* | fio:*) rig_finding "stressor: $name exited $src"; rc=1 ;;
+	*:1) rig_finding "stressor: $name check failed"; tail -n 5 /tmp/s$i.err >&3; rc=1 ;;
+	*:2) rig_finding "stressor: $name usage error"; tail -n 3 /tmp/s$i.err >&3; rc=1 ;;
+	*) rig_finding "stressor: $name exited $src"; tail -n 5 /tmp/s$i.err >&3; rc=1 ;;
+	esac
+done
+exit $rc

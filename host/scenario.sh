@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Check a scenario file and turn it into the plan the guest runs.
+#
+# usage: host/scenario.sh check FILE            -> exit 0, or 2 with FILE:LINE: reason
+#        host/scenario.sh plan FILE SEED DURATION -> plan (shell assignments) on stdout
+#
+# A scenario is "key = value" lines; '#' starts a comment. Keys:
+#   duration  = 60 | 90s | 5m | 1h     run time of one round
+#   seed      = N                      default seed (SEED= on the command line wins)
+#   devices   = virtio nullb sdebug    the test devices to set up
+#   scheduler = cfq | mq-deadline | kyber | bfq | none   on every test device
+#   nullb     = MODULE-PARAMS          null_blk parameters (queue_mode=2 irqmode=2 ...)
+#   sdebug    = MODULE-PARAMS          scsi_debug parameters (dev_size_mb=256 ...)
+#   faults    = NAME                   a fault set faults/NAME.flt (none: no faults)
+#   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is one of stress/*.c,
+#               stress-ng or fio; @DEVICE picks virtio, nullb or sdebug
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+STRESSORS="readers writers churn switcher teardown tunables hotplug stress-ng fio"
+SCHEDS="cfq mq-deadline kyber bfq none"
+DEVS="virtio nullb sdebug"
+
+# seconds from 60 / 60s / 5m / 2h; empty on a bad value
+to_seconds() {
+	case "$1" in
+	*[!0-9smh]* | "" | [smh]*) return 1 ;;
+	*s) echo "${1%s}" ;;
+	*m) echo $((${1%m} * 60)) ;;
+	*h) echo $((${1%h} * 3600)) ;;
+	*) echo "$1" ;;
+	esac
+}
+in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# parse FILE: sets duration seed devices scheduler nullb sdebug faults, stressors[]
+parse() {
+	local file=$1 n=0 line key val name dev
+	[ -f "$file" ] || { echo "$file: no such scenario" >&2; return 2; }
+	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' faults=none
+	stressors=()
+	fail() { echo "$file:$n: $*" >&2; return 2; }
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%%#*}
+		[[ "$line" =~ ^[[:space:]]*$ ]] && continue
+		[[ "$line" =~ ^[[:space:]]*([a-z_-]+)[[:space:]]*=[[:space:]]*(.*[^[:space:]])?[[:space:]]*$ ]] ||
+			{ fail "expected 'key = value'"; return 2; }
+		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]:-}
+		case "$key" in
+		duration) to_seconds "$val" >/dev/null && [ "$(to_seconds "$val")" -gt 0 ] ||
+			{ fail "duration '$val' is not a time (60, 90s, 5m, 1h)"; return 2; }
+			duration=$(to_seconds "$val") ;;
+		seed) [[ "$val" =~ ^[0-9]{1,19}$ ]] || { fail "seed '$val' is not a number"; return 2; }
+			seed=$val ;;
+		devices) for d in $val; do in_list "$d" "$DEVS" ||
+			{ fail "unknown device '$d' (choose from: $DEVS)"; return 2; }; done
+			[ -n "$val" ] || { fail "devices is empty"; return 2; }
+			devices=$val ;;
+		scheduler) in_list "$val" "$SCHEDS" || { fail "unknown scheduler '$val' (choose from: $SCHEDS)"; return 2; }
+			scheduler=$val ;;
+		nullb | sdebug) [[ "$val" =~ ^([a-z_]+=[0-9a-z,_]+[[:space:]]*)*$ ]] ||
+			{ fail "$key parameters must be name=value words (got '$val')"; return 2; }
+			printf -v "$key" '%s' "$val" ;;
+		faults) [ "$val" = none ] || [ -f "$RIG_ROOT/faults/$val.flt" ] ||
+			{ fail "no fault set faults/$val.flt"; return 2; }
+			faults=$val ;;
+		stressor) name=${val%% *} dev=''
+			[[ "$name" == *@* ]] && dev=${name#*@} name=${name%@*}
+			in_list "$name" "$STRESSORS" || { fail "unknown stressor '$name' (choose from: $STRESSORS)"; return 2; }
+			[ -z "$dev" ] || in_list "$dev" "$DEVS" || { fail "unknown device '@$dev'"; return 2; }
+			[[ "$val" != *"'"* ]] || { fail "quotes are not allowed in stressor options"; return 2; }
+			stressors+=("$n|$val") ;;
+		*) fail "unknown key '$key' (keys: duration seed devices scheduler nullb sdebug faults stressor)"; return 2 ;;
+		esac
+	done <"$file"
+	[ -n "$duration" ] || { n=0; fail "missing 'duration'"; return 2; }
+	[ "${#stressors[@]}" -gt 0 ] || { n=0; fail "no stressor"; return 2; }
+	local s
+	for s in "${stressors[@]}"; do
+		n=${s%%|*} val=${s#*|} name=${val%% *} dev=''
+		[[ "$name" == *@* ]] && dev=${name#*@}
+		[ -z "$dev" ] || in_list "$dev" "$devices" || { fail "stressor uses @$dev but devices = $devices"; return 2; }
+	done
+	if [ "$faults" != none ]; then "$RIG_ROOT/host/faults.sh" check "$RIG_ROOT/faults/$faults.flt" || return 2; fi
+}
+
+cmd=${1:-}
+case "$cmd" in
+check) parse "${2:?usage: host/scenario.sh check FILE}" ;;
+plan)
+	parse "${2:?}"
+	s=${3:-} d=${4:-}
+	[ -n "$s" ] || s=${seed:-}
+	[ -n "$s" ] || s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+	[ -n "$d" ] && { d=$(to_seconds "$d") || die "DURATION '$4' is not a time (60, 90s, 5m, 1h)"; }
+	echo "PLAN_SCENARIO='$(basename "${2%.scn}")'"
+	echo "PLAN_SEED='$s'"
+	echo "PLAN_DURATION='${d:-$duration}'"
+	echo "PLAN_DEVICES='$devices'"
+	echo "PLAN_SCHED='$scheduler'"
+	echo "PLAN_NULLB='$nullb'"
+	echo "PLAN_SDEBUG='$sdebug'"
+	echo "PLAN_FAULTS='$faults'"
+	echo "PLAN_N=${#stressors[@]}"
+	i=0
+	for st in "${stressors[@]}"; do i=$((i + 1)); echo "PLAN_S$i='${st#*|}'"; done
+	;;
+*) die "usage: host/scenario.sh check FILE | plan FILE [SEED] [DURATION]" ;;
+esac

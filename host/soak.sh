@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Soak: run a scenario round after round (one boot per round, a fresh seed
+# per round; SEED fixes the first) until DURATION has passed. Stops at the
+# first finding unless KEEP_GOING=1; findings are deduplicated by title.
+#
+# usage: host/soak.sh SCENARIO DURATION [SEED]
+#   SCENARIO  name in stress/scenarios/ (or a path to a .scn file)
+#   DURATION  total time: 90s, 30m, 8h
+# exit: 0 clean, 1 findings, 2 bad input
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+scn=${1:?usage: host/soak.sh SCENARIO DURATION [SEED]}
+total=${2:?usage: host/soak.sh SCENARIO DURATION [SEED]}
+seed=${3:-}
+file=$scn
+[ -f "$file" ] || file="$RIG_ROOT/stress/scenarios/$scn.scn"
+[ -f "$file" ] || die "unknown scenario '$scn' (have: $(cd "$RIG_ROOT/stress/scenarios" && ls ./*.scn | sed 's|./||; s|\.scn||' | tr '\n' ' '))"
+[ -z "$seed" ] || [[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "SEED must be a number (got '$seed')"
+host/scenario.sh check "$file" || exit 2
+case "$total" in
+*[!0-9smh]* | "" | [smh]*) die "DURATION must look like 90s, 30m or 8h (got '$total')" ;;
+*s) secs=${total%s} ;; *m) secs=$((${total%m} * 60)) ;; *h) secs=$((${total%h} * 3600)) ;; *) secs=$total ;;
+esac
+[ "$secs" -ge 30 ] || die "DURATION must be at least 30 s (got '$total')"
+
+id="soak-$(date +%Y%m%d-%H%M%S)-$(basename "${file%.scn}")"
+dir="$LOGS/$id"
+mkdir -p "$dir"
+: >"$dir/rounds"
+scn_dur=$(host/scenario.sh plan "$file" 1 | sed -n "s/^PLAN_DURATION='\(.*\)'/\1/p")
+say "soak $id: scenario $(basename "$file"), $secs s in rounds of up to $scn_dur s$([ "${KEEP_GOING:-0}" = 1 ] && echo ', keep going')"
+
+start=$SECONDS round=0 ops=0 status=clean
+while [ $((SECONDS - start)) -lt "$secs" ]; do
+	round=$((round + 1))
+	left=$((secs - (SECONDS - start)))
+	d=$scn_dur; [ "$left" -lt "$d" ] && d=$left; [ "$d" -lt 30 ] && d=30
+	s=$seed
+	if [ "$round" -gt 1 ] || [ -z "$s" ]; then s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' '); fi
+	host/scenario.sh plan "$file" "$s" "$d" >"$dir/plan.r$round"
+	faults=$(sed -n "s/^PLAN_FAULTS='\(.*\)'/\1/p" "$dir/plan.r$round")
+	[ "$faults" = none ] || host/faults.sh guest "$RIG_ROOT/faults/$faults.flt" >"$dir/faults.r$round.sh"
+	rdir="$dir/r$(printf %03d "$round")"
+	tmp=$(mktemp -d); cp "$dir/plan.r$round" "$tmp/plan"
+	[ "$faults" = none ] || cp "$dir/faults.r$round.sh" "$tmp/faults.sh"
+	say "soak $id: round $round, seed $s, $d s (elapsed $((SECONDS - start)) s of $secs, $ops ops, $(cut -f2 "$dir/findings" 2>/dev/null | sort -u | grep -c .) findings)"
+	set +e
+	RUN_ID="$id/r$(printf %03d "$round")" TIMEOUT=$((d + 400)) EXTRA_FILES="$tmp/plan $([ "$faults" = none ] || echo "$tmp/faults.sh")" \
+		host/run.sh scenario "RIG_SCENARIO=$(basename "${file%.scn}")" "RIG_SEED=$s" "RIG_DURATION=$d" >"$dir/round$round.out" 2>&1
+	rc=$?
+	set -e
+	rm -rf "$tmp"
+	[ -f "$rdir/summary" ] || { cat "$dir/round$round.out" >&2; die "round $round did not produce a summary"; }
+	rops=$(sed -n 's/^ops=//p' "$rdir/summary")
+	ops=$((ops + rops))
+	rstat=$(sed -n 's/^status=//p' "$rdir/summary")
+	printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$s" "$d" "$rstat" "$rops" >>"$dir/rounds"
+	grep -P '^finding\t' "$rdir/summary" | while IFS=$'\t' read -r _ kind title _; do
+		printf '%s\t%s\t%s\t%s\n' "$kind" "$title" "r$(printf %03d "$round")" "$s" >>"$dir/findings"
+	done
+	if [ "$rc" != 0 ]; then
+		status=findings
+		say "soak $id: round $round ended '$rstat' (seed $s)"
+		[ "${KEEP_GOING:-0}" = 1 ] || break
+	fi
+done
+
+{
+	echo "soak=$id"
+	echo "scenario=$(basename "${file%.scn}")"
+	echo "first_seed=${seed:-random}"
+	echo "duration_s=$((SECONDS - start))"
+	echo "rounds=$round"
+	echo "ops=$ops"
+	echo "status=$status"
+	[ -f "$dir/findings" ] && sort -t$'\t' -k2,2 -u "$dir/findings" | sed 's/^/finding\t/'
+} >"$dir/summary"
+echo "========================================================================"
+echo " soak $id: $status after $round rounds, $((SECONDS - start)) s, $ops ops"
+echo " rounds (round, seed, seconds, status, ops):"
+sed 's/^/   /' "$dir/rounds" | tail -10
+if [ -f "$dir/findings" ]; then
+	echo " findings (deduplicated by title; first round and seed):"
+	sort -t$'\t' -k2,2 -u "$dir/findings" | awk -F'\t' '{printf "   [%s] %s  (%s, seed %s)\n", $1, $2, $3, $4}'
+	r=$(head -n1 "$dir/findings" | cut -f4)
+	echo " reproduce: make repro SCENARIO=$(basename "${file%.scn}") SEED=$r"
+fi
+echo " logs: $dir"
+echo "========================================================================"
+[ "$status" = clean ]

@@ -1,0 +1,308 @@
+/* teardown: load cfq, use it, try to unload it while in use, switch away,
+ * unload it; optionally with a null_blk device powered on/off meanwhile. */
+#include "common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { OPT_MODPROBE = 100, OPT_RMMOD, OPT_MODULE, OPT_SCHED, OPT_AWAY, OPT_IO_MS,
+       OPT_NULLB, OPT_NULLB_NAME, OPT_CONFIGFS, OPT_NO_READBACK };
+
+static const char *modprobe = "/sbin/modprobe", *rmmod = "/sbin/rmmod";
+static const char *module = "cfq-iosched", *sched = "cfq", *away = "mq-deadline";
+static const char *nullb_name = "cfqstress", *configfs;
+static long io_ms = 200;
+static int nullb, no_readback;
+static char qsched[4096 + 64];
+static struct stats *st;
+static uint64_t busy_elsewhere;
+
+static const struct option extra_opts[] = {
+	{ "modprobe", required_argument, NULL, OPT_MODPROBE },
+	{ "rmmod", required_argument, NULL, OPT_RMMOD },
+	{ "module", required_argument, NULL, OPT_MODULE },
+	{ "sched", required_argument, NULL, OPT_SCHED },
+	{ "away", required_argument, NULL, OPT_AWAY },
+	{ "io-ms", required_argument, NULL, OPT_IO_MS },
+	{ "nullb-configfs", no_argument, NULL, OPT_NULLB },
+	{ "nullb-name", required_argument, NULL, OPT_NULLB_NAME },
+	{ "configfs", required_argument, NULL, OPT_CONFIGFS },
+	{ "no-readback", no_argument, NULL, OPT_NO_READBACK },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char help[] =
+	"Module teardown cycles on --dev's queue: modprobe MODULE, switch to SCHED,\n"
+	"O_DIRECT reads for --io-ms, rmmod while in use (must fail), switch to AWAY,\n"
+	"rmmod (must succeed; a failure while another queue still uses SCHED is\n"
+	"counted apart as busy_elsewhere). ops = full cycles.\n"
+	"  --modprobe PATH     (default /sbin/modprobe)\n"
+	"  --rmmod PATH        (default /sbin/rmmod)\n"
+	"  --module NAME       (default cfq-iosched)\n"
+	"  --sched NAME        (default cfq)\n"
+	"  --away NAME         (default mq-deadline)\n"
+	"  --io-ms N           I/O time per cycle (default 200)\n"
+	"  --nullb-configfs    each cycle also creates a null_blk device through\n"
+	"                      configfs, powers it on/off while switching it to SCHED\n"
+	"  --nullb-name NAME   configfs item name (default cfqstress)\n"
+	"  --configfs DIR      configfs mount (default <sysfs-root>/kernel/config)\n"
+	"  --no-readback       skip the [current] check after switches (fake trees)\n";
+
+static int handle(int id, const char *arg)
+{
+	switch (id) {
+	case OPT_MODPROBE: modprobe = arg; return 0;
+	case OPT_RMMOD: rmmod = arg; return 0;
+	case OPT_MODULE: module = arg; return 0;
+	case OPT_SCHED: sched = arg; return 0;
+	case OPT_AWAY: away = arg; return 0;
+	case OPT_IO_MS: return parse_int_arg("io-ms", arg, 0, 600000, &io_ms);
+	case OPT_NULLB: nullb = 1; return 0;
+	case OPT_NULLB_NAME: nullb_name = arg; return 0;
+	case OPT_CONFIGFS: configfs = arg; return 0;
+	case OPT_NO_READBACK: no_readback = 1; return 0;
+	}
+	return -1;
+}
+
+static void fail(const char *fmt, const char *a, const char *b)
+{
+	stats_error(&st[0]);
+	fprintf(stderr, "teardown: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+}
+
+static int cmd(const char *prog, const char *arg1, const char *arg2)
+{
+	char *argv[] = { (char *)prog, (char *)arg1, (char *)arg2, NULL };
+
+	if (opt.verbose)
+		fprintf(stderr, "teardown: run %s %s %s\n", prog, arg1, arg2 ? arg2 : "");
+	return run_cmd(argv);
+}
+
+/* Switch a queue; must succeed and read back as [name]. */
+static void switch_to(const char *path, const char *name)
+{
+	char cur[4096], br[64];
+	int err = sysfs_write(path, name);
+
+	if (err) {
+		fail("switching to %s failed: %s", name, strerror(err));
+		return;
+	}
+	if (no_readback)
+		return;
+	int n = sysfs_read(path, cur, sizeof(cur));
+	if (n < 0 || bracketed(cur, br, sizeof(br)) || strcmp(br, name)) {
+		if (n >= 0)
+			trim(cur);
+		fail("switched to %s but scheduler reads '%s'", name, n < 0 ? "?" : cur);
+	}
+}
+
+static int sched_in_use_elsewhere(void)
+{
+	char pat[4096], cur[4096], br[64];
+	glob_t g;
+	int found = 0;
+
+	snprintf(pat, sizeof(pat), "%s/block/*/queue/scheduler", opt.sysfs_root);
+	if (glob(pat, 0, NULL, &g))
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		if (strcmp(g.gl_pathv[i], qsched) &&
+		    sysfs_read(g.gl_pathv[i], cur, sizeof(cur)) > 0 &&
+		    !bracketed(cur, br, sizeof(br)) && !strcmp(br, sched)) {
+			fprintf(stderr, "teardown: %s still uses %s\n", g.gl_pathv[i], sched);
+			found = 1;
+		}
+	globfree(&g);
+	return found;
+}
+
+/* Child: O_DIRECT reads of --dev until ms have passed. */
+static pid_t start_io(struct rng *r, long ms)
+{
+	uint64_t seed = rng_next(r);
+
+	fflush(NULL);
+	pid_t p = fork();
+	if (p != 0)
+		return p;
+	struct rng cr;
+	rng_init(&cr, seed, 0);
+	int fd = open(opt.dev, O_RDONLY | O_DIRECT);
+	if (fd < 0) {
+		perror("teardown: open --dev");
+		_exit(3);
+	}
+	uint64_t nb = total_blocks(fd), end = now_us() + (uint64_t)ms * 1000;
+	char *buf = alloc_aligned(opt.bs);
+	while (nb && now_us() < end && !stop_requested) {
+		uint64_t off = rng_below(&cr, nb) * opt.bs, t0 = now_us();
+		if (pread(fd, buf, opt.bs, (off_t)off) != (ssize_t)opt.bs) {
+			if (!opt.allow_errors)	/* I/O errors are not this check's business */
+				stats_error(&st[0]);
+		}
+		else
+			stats_io(&st[0], opt.bs, now_us() - t0);
+	}
+	_exit(0);
+}
+
+static void wait_child(pid_t p, const char *what)
+{
+	int status;
+
+	while (waitpid(p, &status, 0) < 0)
+		if (errno != EINTR)
+			return;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("%s child failed%s", what, "");
+}
+
+/* null_blk through configfs: create, power on/off a few times while a child
+ * keeps switching the device's scheduler, remove. */
+static void nullb_stage(struct rng *r)
+{
+	char dir[4096], path[4096 + 64], val[64], idx[32];
+
+	snprintf(dir, sizeof(dir), "%s/nullb/%s", configfs, nullb_name);
+	rmdir(dir);	/* leftover of an interrupted run */
+	if (mkdir(dir, 0755)) {
+		fail("mkdir %s: %s", dir, strerror(errno));
+		return;
+	}
+	static const char *const attrs[] = { "size", "queue_mode", "irqmode", "completion_nsec" };
+	long vals[] = { 16 + (long)rng_below(r, 241), 2, 2, (long)rng_below(r, 100001) };
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, attrs[i]);
+		snprintf(val, sizeof(val), "%ld", vals[i]);
+		int err = sysfs_write(path, val);
+		if (err)
+			fail("%s: %s", path, strerror(err));
+	}
+	snprintf(path, sizeof(path), "%s/power", dir);
+	int err = sysfs_write(path, "1");
+	if (err) {
+		fail("%s=1: %s", path, strerror(err));
+		rmdir(dir);
+		return;
+	}
+	uint64_t seed = rng_next(r);
+	fflush(NULL);
+	pid_t sw = fork();
+	if (sw == 0) {	/* switcher: errors are expected while power toggles */
+		struct rng cr;
+		char ipath[4096 + 64], spath[4096 + 64];
+		rng_init(&cr, seed, 0);
+		snprintf(ipath, sizeof(ipath), "%s/index", dir);
+		uint64_t end = now_us() + (uint64_t)io_ms * 1000;
+		while (now_us() < end && !stop_requested) {
+			if (sysfs_read(ipath, idx, sizeof(idx)) > 0) {
+				trim(idx);
+				snprintf(spath, sizeof(spath), "%s/block/nullb%s/queue/scheduler",
+					 opt.sysfs_root, idx);
+				sysfs_write(spath, rng_below(&cr, 2) ? sched : away);
+			}
+			sleep_us(rng_below(&cr, 2000));
+		}
+		_exit(0);
+	}
+	int on = 1, toggles = 2 + (int)rng_below(r, 4);
+	for (int i = 0; i < toggles; i++) {
+		sleep_us((uint64_t)io_ms * 1000 / (uint64_t)(toggles + 1));
+		on = !on;
+		err = sysfs_write(path, on ? "1" : "0");
+		if (err)
+			fail("%s: power toggle: %s", dir, strerror(err));
+	}
+	if (sw > 0)
+		wait_child(sw, "nullb switcher");
+	if (on && (err = sysfs_write(path, "0")))
+		fail("%s: power off: %s", dir, strerror(err));
+	if (rmdir(dir))
+		fail("rmdir %s: %s", dir, strerror(errno));
+}
+
+static void cycle(struct rng *r)
+{
+	uint64_t t0 = now_us();
+	int rc;
+
+	if ((rc = cmd(modprobe, module, NULL)))
+		fail("modprobe %s failed (status %s)", module, rc == 127 ? "127: not run" : "non-zero");
+	switch_to(qsched, sched);
+	pid_t io = start_io(r, io_ms);
+	sleep_us(rng_below(r, (uint64_t)io_ms * 500 + 1));
+	if (cmd(rmmod, module, NULL) == 0)
+		fail("rmmod %s succeeded while %s was in use", module, sched);
+	if (nullb)
+		nullb_stage(r);
+	if (io > 0)
+		wait_child(io, "I/O");
+	switch_to(qsched, away);
+	if ((rc = cmd(rmmod, module, NULL))) {
+		if (sched_in_use_elsewhere())
+			busy_elsewhere++;
+		else
+			fail("rmmod %s failed (status %s) with no queue using it", module,
+			     rc == 127 ? "127: not run" : "non-zero");
+	}
+	stats_op(&st[0], 0, now_us() - t0);
+}
+
+int main(int argc, char **argv)
+{
+	char qdir[4096], cfs[4096];
+
+	parse_options(argc, argv, "teardown", extra_opts, handle, help);
+	if (opt.clients != 1)
+		usage_error("teardown runs one client");
+	if (!opt.dev)
+		usage_error("--dev is required");
+	queue_dir_for_dev(opt.dev, qdir, sizeof(qdir));
+	snprintf(qsched, sizeof(qsched), "%s/scheduler", qdir);
+	if (!configfs) {
+		snprintf(cfs, sizeof(cfs), "%s/kernel/config", opt.sysfs_root);
+		configfs = cfs;
+	}
+	if (access(qsched, F_OK))
+		usage_error("%s does not exist", qsched);
+
+	if (opt.dry_run || opt.print_plan) {
+		struct rng r;
+		rng_init(&r, opt.seed, 0);
+		printf("queue %s\n", qsched);
+		printf("plan step=1 run='%s %s'\n", modprobe, module);
+		printf("plan step=2 write %s=%s\n", qsched, sched);
+		printf("plan step=3 io dev=%s ms=%ld\n", opt.dev, io_ms);
+		printf("plan step=4 run='%s %s' expect=fail\n", rmmod, module);
+		if (nullb)
+			printf("plan step=5 nullb %s/nullb/%s power on/off, switching to %s\n",
+			       configfs, nullb_name, sched);
+		printf("plan step=6 write %s=%s\n", qsched, away);
+		printf("plan step=7 run='%s %s' expect=success\n", rmmod, module);
+		return 0;
+	}
+
+	st = stats_alloc(1);
+	if (nullb && cmd(modprobe, "null_blk", "nr_devices=0"))
+		fail("modprobe null_blk nr_devices=0 failed%s%s", "", "");
+	struct rng r;
+	rng_init(&r, opt.seed, 0);
+	while (!time_up())
+		cycle(&r);
+	fprintf(stderr, "teardown: cycles=%llu busy_elsewhere=%llu\n",
+		(unsigned long long)st[0].ops, (unsigned long long)busy_elsewhere);
+	return report_results(st, 1, 1);
+}

@@ -1,0 +1,342 @@
+/* tunables: random valid and invalid writes into the cfq iosched tunables. */
+#include "common.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { OPT_RANGE = 100, OPT_SKIP, OPT_INTERVAL, OPT_INVALID_PCT };
+enum { K_INT, K_KEYTYPE, K_SLICE_IDLE, K_SLICE_SYNC };
+
+struct tunable {
+	const char *name;
+	int kind;
+	long lo, hi, step;
+	int lo_strict, hi_strict;	/* lo-1 / hi+1 must be refused */
+	/* runtime */
+	int present;
+	char path[4096];
+	char start[128];	/* value at start, restored at exit */
+	char cur[128];		/* last value known to be in the file */
+};
+
+/* Valid ranges assumed for the new cfq (times in ms, step 4 so that jiffy
+ * rounding at HZ=250 cannot change the value read back). Override with
+ * --range NAME=MIN:MAX[:STEP]. nr_requests: values below 4 are clamped by
+ * the block layer, so only garbage is invalid there. */
+static struct tunable tun[] = {
+	{ .name = "quantum", .kind = K_INT, .lo = 1, .hi = 64, .step = 1, .lo_strict = 1 },
+	{ .name = "queued", .kind = K_INT, .lo = 1, .hi = 128, .step = 1, .lo_strict = 1 },
+	{ .name = "fifo_expire_sync", .kind = K_INT, .lo = 4, .hi = 1000, .step = 4 },
+	{ .name = "fifo_expire_async", .kind = K_INT, .lo = 4, .hi = 1000, .step = 4 },
+	{ .name = "fifo_batch_expire", .kind = K_INT, .lo = 4, .hi = 1000, .step = 4 },
+	{ .name = "back_seek_max", .kind = K_INT, .hi = 65536, .step = 1 },
+	{ .name = "back_seek_penalty", .kind = K_INT, .lo = 1, .hi = 16, .step = 1, .lo_strict = 1 },
+	{ .name = "find_best_request", .kind = K_INT, .hi = 1, .step = 1, .hi_strict = 1 },
+	{ .name = "key_type", .kind = K_KEYTYPE },
+	{ .name = "slice_sync", .kind = K_SLICE_SYNC, .lo = 8, .hi = 1000, .step = 4 },
+	{ .name = "slice_async", .kind = K_INT, .lo = 4, .hi = 1000, .step = 4 },
+	{ .name = "slice_async_rq", .kind = K_INT, .lo = 1, .hi = 64, .step = 1, .lo_strict = 1 },
+	{ .name = "slice_idle", .kind = K_SLICE_IDLE, .step = 4, .hi_strict = 1 },	/* 0..slice_sync/2 */
+	{ .name = "max_depth", .kind = K_INT, .lo = 2, .hi = 64, .step = 1, .lo_strict = 1, .hi_strict = 1 },
+	{ .name = "nr_requests", .kind = K_INT, .lo = 4, .hi = 128, .step = 1 },	/* in queue/, not iosched/ */
+};
+#define NTUN (int)(sizeof(tun) / sizeof(tun[0]))
+
+static const char *const key_types[] = { "pgid", "tgid", "pid", "uid", "gid" };
+static const char *const garbage[] = { "-1", "abc", "12abc", "99999999999999999999", "\n" };
+static const char *const bad_keys[] = { "nosuch", "\n", "pgidx", "pid tgid" };
+
+static long interval_ms = 10, invalid_pct = 40;
+static char status_path[4096];
+static struct stats *st;
+static volatile int reader_stop;
+
+static const struct option extra_opts[] = {
+	{ "range", required_argument, NULL, OPT_RANGE },
+	{ "skip", required_argument, NULL, OPT_SKIP },
+	{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
+	{ "invalid-pct", required_argument, NULL, OPT_INVALID_PCT },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char help[] =
+	"Tunable churn on --dev's <sysfs-root>/block/<disk>/queue/iosched/ (and\n"
+	"queue/nr_requests): valid writes must succeed and read back equal; invalid\n"
+	"ones (garbage, negative, huge, empty, out of range) must fail with EINVAL\n"
+	"(ERANGE accepted for the huge number) and leave the value unchanged. A\n"
+	"thread reads show_status meanwhile (non-empty, < 4096 bytes). The values\n"
+	"found at start are restored at exit. ops = writes.\n"
+	"  --range NAME=MIN:MAX[:STEP]  override a valid range\n"
+	"  --skip NAME         leave this tunable alone (repeatable)\n"
+	"  --interval-ms N     pause between writes (default 10)\n"
+	"  --invalid-pct N     percentage of invalid writes (default 40)\n";
+
+static struct tunable *find_tun(const char *name)
+{
+	for (int i = 0; i < NTUN; i++)
+		if (!strcmp(tun[i].name, name))
+			return &tun[i];
+	return NULL;
+}
+
+static int handle(int id, const char *arg)
+{
+	char name[64];
+	long lo, hi, step = 0;
+	struct tunable *t;
+
+	switch (id) {
+	case OPT_RANGE: {
+		int n = sscanf(arg, "%63[^=]=%ld:%ld:%ld", name, &lo, &hi, &step);
+		if (n < 3 || lo > hi || lo < 0 || step < 0 || !(t = find_tun(name)) ||
+		    t->kind == K_KEYTYPE)
+			usage_error("--range: bad value '%s' (NAME=MIN:MAX[:STEP])", arg);
+		t->lo = lo;
+		t->hi = hi;
+		if (step)
+			t->step = step;
+		return 0;
+	}
+	case OPT_SKIP:
+		if (!(t = find_tun(arg)))
+			usage_error("--skip: unknown tunable '%s'", arg);
+		t->present = -1;
+		return 0;
+	case OPT_INTERVAL:
+		return parse_int_arg("interval-ms", arg, 0, 3600000, &interval_ms);
+	case OPT_INVALID_PCT:
+		return parse_int_arg("invalid-pct", arg, 0, 100, &invalid_pct);
+	}
+	return -1;
+}
+
+/* File content -> comparable value: "[pid] tgid" -> "pid", "8\n" -> "8". */
+static void normalize(char *buf, size_t len)
+{
+	char br[128];
+
+	trim(buf);
+	if (bracketed(buf, br, sizeof(br)) == 0)
+		snprintf(buf, len, "%s", br);
+}
+
+static int read_value(struct tunable *t, char *out, size_t len)
+{
+	int n = sysfs_read(t->path, out, len);
+
+	if (n < 0)
+		return n;
+	normalize(out, len);
+	return 0;
+}
+
+static long round_up(long v, long step)
+{
+	return (v + step - 1) / step * step;
+}
+
+static long pick(struct rng *r, long lo, long hi, long step)
+{
+	lo = round_up(lo, step);
+	if (hi < lo)
+		return lo;
+	return lo + step * (long)rng_below(r, (uint64_t)((hi - lo) / step + 1));
+}
+
+struct step {
+	struct tunable *t;
+	int invalid;
+	char val[64];
+};
+
+/* One random write; valid values respect slice_idle <= slice_sync / 2 as
+ * known from the cached current values. */
+static struct step next_step(struct rng *r, struct tunable **live, int nlive)
+{
+	struct step s;
+	struct tunable *t = live[rng_below(r, (uint64_t)nlive)];
+	struct tunable *sync = find_tun("slice_sync"), *idle = find_tun("slice_idle");
+	long sync_v = sync->present == 1 ? atol(sync->cur) : 1000;
+	long idle_v = idle->present == 1 ? atol(idle->cur) : 0;
+	long lo = t->lo, hi = t->hi;
+
+	s.t = t;
+	s.invalid = rng_below(r, 100) < (uint64_t)invalid_pct;
+	if (t->kind == K_SLICE_IDLE)
+		hi = sync_v / 2;
+	if (t->kind == K_SLICE_SYNC && lo < 2 * idle_v)
+		lo = 2 * idle_v;
+
+	if (t->kind == K_KEYTYPE) {
+		const char *v = s.invalid ? bad_keys[rng_below(r, 4)] : key_types[rng_below(r, 5)];
+		snprintf(s.val, sizeof(s.val), "%s", v);
+		return s;
+	}
+	if (!s.invalid) {
+		snprintf(s.val, sizeof(s.val), "%ld", pick(r, lo, hi, t->step));
+		return s;
+	}
+	/* invalid: garbage, or just outside a strict bound */
+	int choice = (int)rng_below(r, 7);
+	if (choice == 5 && t->lo_strict && lo > 0)
+		snprintf(s.val, sizeof(s.val), "%ld", lo - 1 - (long)rng_below(r, (uint64_t)lo));
+	else if (choice == 6 && t->hi_strict)
+		snprintf(s.val, sizeof(s.val), "%ld", hi + 1 + (long)rng_below(r, 100));
+	else
+		snprintf(s.val, sizeof(s.val), "%s", garbage[choice % 5]);
+	return s;
+}
+
+static void do_step(struct step *s)
+{
+	struct tunable *t = s->t;
+	char now[128], val[80];
+
+	snprintf(val, sizeof(val), "%s\n", s->val);
+	uint64_t t0 = now_us();
+	int err = sysfs_write(t->path, val);
+	stats_op(&st[0], 0, now_us() - t0);
+	int rerr = read_value(t, now, sizeof(now));
+	char shown[64];
+	snprintf(shown, sizeof(shown), "%s", s->val);
+	trim(shown);
+
+	if (s->invalid) {
+		int huge = !strcmp(s->val, "99999999999999999999");
+		if (err != EINVAL && !(huge && err == ERANGE)) {
+			stats_error(&st[0]);
+			fprintf(stderr, "tunables: invalid %s='%s': %s (expected EINVAL)\n",
+				t->name, shown, err ? strerror(err) : "accepted");
+		}
+		if (rerr || strcmp(now, t->cur)) {
+			stats_error(&st[0]);
+			fprintf(stderr, "tunables: invalid %s='%s' changed the value: '%s' -> '%s'\n",
+				t->name, shown, t->cur, rerr ? strerror(-rerr) : now);
+		}
+	} else {
+		if (err) {
+			stats_error(&st[0]);
+			fprintf(stderr, "tunables: valid %s='%s' refused: %s\n", t->name, shown,
+				strerror(err));
+		} else if (rerr || strcmp(now, s->val)) {
+			stats_error(&st[0]);
+			fprintf(stderr, "tunables: %s: wrote '%s', read back '%s'\n", t->name,
+				shown, rerr ? strerror(-rerr) : now);
+		}
+	}
+	if (!rerr)
+		snprintf(t->cur, sizeof(t->cur), "%s", now);
+}
+
+static void *status_reader(void *arg)
+{
+	char *buf = malloc(3 * 4096);
+	int shown = 0;
+
+	(void)arg;
+	while (buf && !reader_stop) {
+		int n = sysfs_read(status_path, buf, 3 * 4096);
+		if (n <= 0 || n >= 4096) {
+			stats_error(&st[0]);
+			if (shown++ < 5)
+				fprintf(stderr, "tunables: show_status %s\n",
+					n < 0 ? strerror(-n) : n == 0 ? "is empty" : "is a page or more");
+		}
+		sleep_us(1000);
+	}
+	free(buf);
+	return NULL;
+}
+
+static void restore(void)
+{
+	char now[128];
+
+	/* two passes: slice_idle and slice_sync constrain each other */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < NTUN; i++) {
+			struct tunable *t = &tun[i];
+			if (t->present != 1)
+				continue;
+			if (read_value(t, now, sizeof(now)) == 0 && !strcmp(now, t->start))
+				continue;
+			int err = sysfs_write(t->path, t->start);
+			if (pass == 1 && (err || read_value(t, now, sizeof(now)) ||
+					  strcmp(now, t->start))) {
+				stats_error(&st[0]);
+				fprintf(stderr, "tunables: cannot restore %s to '%s'\n", t->name,
+					t->start);
+			}
+		}
+}
+
+int main(int argc, char **argv)
+{
+	char qdir[3072];
+	struct tunable *live[NTUN];
+	int nlive = 0;
+
+	parse_options(argc, argv, "tunables", extra_opts, handle, help);
+	if (opt.clients != 1)
+		usage_error("tunables runs one writer client (plus a show_status reader)");
+	if (queue_dir_for_dev(opt.dev, qdir, sizeof(qdir)))
+		usage_error("--dev is required");
+	snprintf(status_path, sizeof(status_path), "%s/iosched/show_status", qdir);
+	for (int i = 0; i < NTUN; i++) {
+		struct tunable *t = &tun[i];
+		if (t->present < 0)
+			continue;
+		snprintf(t->path, sizeof(t->path), "%s/%s%s", qdir,
+			 strcmp(t->name, "nr_requests") ? "iosched/" : "", t->name);
+		if (read_value(t, t->start, sizeof(t->start))) {
+			fprintf(stderr, "tunables: %s missing, skipped\n", t->path);
+			continue;
+		}
+		t->present = 1;
+		snprintf(t->cur, sizeof(t->cur), "%s", t->start);
+		live[nlive++] = t;
+	}
+	if (!nlive)
+		usage_error("no tunables found under %s", qdir);
+
+	struct rng r;
+	rng_init(&r, opt.seed, 0);
+	if (opt.dry_run || opt.print_plan) {
+		for (int i = 0; i < nlive; i++)
+			printf("tunable %s start='%s'\n", live[i]->path, live[i]->start);
+		for (int i = 0; i < (opt.print_plan ? opt.print_plan : 10); i++) {
+			struct step s = next_step(&r, live, nlive);
+			trim(s.val);
+			printf("plan client=0 i=%d %s='%s' expect=%s\n", i, s.t->name, s.val,
+			       s.invalid ? "EINVAL" : "success");
+			if (!s.invalid)	/* assume it worked, as the real run would */
+				snprintf(s.t->cur, sizeof(s.t->cur), "%s", s.val);
+		}
+		return 0;
+	}
+
+	st = stats_alloc(1);
+	pthread_t th;
+	if (access(status_path, F_OK)) {
+		fprintf(stderr, "tunables: %s missing\n", status_path);
+		stats_error(&st[0]);
+	} else if (pthread_create(&th, NULL, status_reader, NULL)) {
+		return 2;
+	}
+	while (!time_up()) {
+		struct step s = next_step(&r, live, nlive);
+		do_step(&s);
+		if (interval_ms)
+			sleep_us((uint64_t)interval_ms * 1000);
+	}
+	if (!access(status_path, F_OK)) {
+		reader_stop = 1;
+		pthread_join(th, NULL);
+	}
+	restore();
+	return report_results(st, 1, 1);
+}
