@@ -16,7 +16,9 @@ if [ ! -w /dev/kvm ]; then
 	say "accel: /dev/kvm missing or not writable, using TCG" >&2
 	echo tcg; exit 0
 fi
-key="$RIG_CACHE/kvm-probe.$(cat /proc/sys/kernel/hostname)-$(sha256sum <"$build/arch/x86/boot/bzImage" | cut -c1-12)"
+# whether KVM boots a 6.1 kernel is a property of the host's hypervisor and
+# QEMU, not of our kernel: probe once per host kernel and QEMU version
+key="$RIG_CACHE/kvm-probe.$( (cat /proc/version; qemu-system-x86_64 --version) | sha256sum | cut -c1-12)"
 if [ ! -f "$key" ]; then
 	say "accel: probing KVM with a 40 s boot (once per kernel build)" >&2
 	tmp=$(mktemp -d)

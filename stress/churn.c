@@ -82,7 +82,7 @@ static void raw_sleep_us(uint64_t us)
 static void worker_io(struct worker *w)
 {
 	for (int i = 0; i < w->nreads; i++) {
-		uint64_t off = rng_below(&w->r, nblocks) * opt.bs, t0 = now_us();
+		uint64_t off = opt.offset + rng_below(&w->r, nblocks) * opt.bs, t0 = now_us();
 		long n = syscall(SYS_pread64, w->fd, w->buf, (size_t)opt.bs, (off_t)off);
 		if (n != (long)opt.bs)
 			stats_error(w->s);
@@ -172,7 +172,7 @@ static void child_main(int slot, uint64_t k)
 		for (int i = 0; i < p.nreads; i++) {
 			cb = &cbs[i];
 			io_prep_pread(cb, fd, bufs + (size_t)i * opt.bs, opt.bs,
-				      (long long)(rng_below(&r, nblocks) * opt.bs));
+				      (long long)(opt.offset + rng_below(&r, nblocks) * opt.bs));
 			if (io_submit(ctx, 1, &cb) != 1)
 				stats_error(s);
 		}

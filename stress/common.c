@@ -32,7 +32,7 @@ static uint64_t deadline_us;
 static int seed_given;
 
 enum {
-	O_DURATION = 1, O_SEED, O_CLIENTS, O_DEV, O_SIZE, O_BS, O_QD, O_VERBOSE,
+	O_DURATION = 1, O_SEED, O_CLIENTS, O_DEV, O_SIZE, O_OFFSET, O_BS, O_QD, O_VERBOSE,
 	O_HELP, O_ALLOW_ERRORS, O_PRINT_PLAN, O_DRY_RUN, O_SYSFS_ROOT,
 };
 
@@ -42,6 +42,7 @@ static const struct option common_long[] = {
 	{ "clients", required_argument, NULL, O_CLIENTS },
 	{ "dev", required_argument, NULL, O_DEV },
 	{ "size", required_argument, NULL, O_SIZE },
+	{ "offset", required_argument, NULL, O_OFFSET },
 	{ "bs", required_argument, NULL, O_BS },
 	{ "qd", required_argument, NULL, O_QD },
 	{ "verbose", no_argument, NULL, O_VERBOSE },
@@ -59,6 +60,7 @@ static const char common_help[] =
 	"  --clients N         number of clients (default 1)\n"
 	"  --dev PATH          file or block device\n"
 	"  --size BYTES        region size, K/M/G suffixes (default: whole dev/file)\n"
+	"  --offset BYTES      where the region starts (multiple of --bs; default 0)\n"
 	"  --bs BYTES          block size, multiple of 512 (default 4096)\n"
 	"  --qd N              I/Os in flight for aio engines (default 8)\n"
 	"  --allow-errors      I/O errors count in errors= but do not fail the run\n"
@@ -179,6 +181,11 @@ void parse_options(int argc, char **argv, const char *name,
 				usage_error("--size: bad value '%s'", optarg);
 			opt.size = v;
 			break;
+		case O_OFFSET:
+			if (parse_u64(optarg, &v) || v % 512)
+				usage_error("--offset: '%s' must be a multiple of 512", optarg);
+			opt.offset = v;
+			break;
 		case O_BS:
 			if (parse_u64(optarg, &v) || v < 512 || v % 512 || v > (64 << 20))
 				usage_error("--bs: '%s' must be a multiple of 512 up to 64M", optarg);
@@ -220,6 +227,9 @@ void parse_options(int argc, char **argv, const char *name,
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (opt.offset % opt.bs)
+		usage_error("--offset %llu is not a multiple of --bs %u",
+			    (unsigned long long)opt.offset, opt.bs);
 	free(all);
 	if (!seed_given) {
 		struct timespec ts;
@@ -450,12 +460,13 @@ void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 		alive++;
 	}
 
-	/* watchdog: a client still running 60 s after the deadline is stuck */
+	/* watchdog: a client still running 300 s after the deadline (final
+	 * verification included) is stuck */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
-	alarm((unsigned)opt.duration + 60);
+	alarm((unsigned)opt.duration + 300);
 
 	while (alive > 0) {
 		int status;
@@ -473,7 +484,7 @@ void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 				for (int i = 0; i < n; i++) {
 					if (!pids[i])
 						continue;
-					fprintf(stderr, "%s: client %d (pid %d) stuck 60 s after "
+					fprintf(stderr, "%s: client %d (pid %d) stuck 300 s after "
 						"deadline, killing it\n", stressor_name, i, pids[i]);
 					stats_error(&st[i]);
 					kill(pids[i], SIGKILL);
@@ -534,7 +545,8 @@ uint64_t dev_size(int fd)
 
 uint64_t total_blocks(int fd)
 {
-	uint64_t sz = opt.size ? opt.size : dev_size(fd);
+	uint64_t dev = dev_size(fd);
+	uint64_t sz = opt.size ? opt.size : (dev > opt.offset ? dev - opt.offset : 0);
 
 	return sz / opt.bs;
 }

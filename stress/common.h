@@ -15,6 +15,7 @@ struct common_opts {
 	int clients;
 	const char *dev;
 	uint64_t size;		/* 0 = whole device/file */
+	uint64_t offset;	/* start of the region, bytes */
 	uint32_t bs;
 	int qd;
 	int verbose;

@@ -157,10 +157,16 @@ int main(int argc, char **argv)
 		if (interval_ms)
 			sleep_us((uint64_t)interval_ms * 1000);
 	}
-	for (int i = 0; i < ncpus; i++)
-		if (read_state(i) != 1 && set_state(i, 1) != 0) {
+	for (int i = 0; i < ncpus; i++) {
+		int res = read_state(i) == 1 ? 0 : set_state(i, 1);
+		for (int tries = 0; res == 1 && tries < 50; tries++) {	/* refused: retry 5 s */
+			sleep_us(100 * 1000);
+			res = set_state(i, 1);
+		}
+		if (res != 0) {
 			fprintf(stderr, "hotplug: could not put cpu%d back online\n", cpu_num[i]);
 			stats_error(&st[0]);
 		}
+	}
 	return report_results(st, 1, 1);
 }

@@ -63,7 +63,7 @@ static uint64_t next_offset(struct rng *r, int idx, uint64_t *seq)
 {
 	uint64_t blk = rand_pattern ? rng_below(r, region_blocks) : (*seq)++ % region_blocks;
 
-	return ((uint64_t)idx * region_blocks + blk) * opt.bs;
+	return opt.offset + ((uint64_t)idx * region_blocks + blk) * opt.bs;
 }
 
 static void check_block(struct stats *s, const void *buf, uint64_t off)

@@ -148,7 +148,7 @@ static pid_t start_io(struct rng *r, long ms)
 	uint64_t nb = total_blocks(fd), end = now_us() + (uint64_t)ms * 1000;
 	char *buf = alloc_aligned(opt.bs);
 	while (nb && now_us() < end && !stop_requested) {
-		uint64_t off = rng_below(&cr, nb) * opt.bs, t0 = now_us();
+		uint64_t off = opt.offset + rng_below(&cr, nb) * opt.bs, t0 = now_us();
 		if (pread(fd, buf, opt.bs, (off_t)off) != (ssize_t)opt.bs) {
 			if (!opt.allow_errors)	/* I/O errors are not this check's business */
 				stats_error(&st[0]);

@@ -69,7 +69,8 @@ static const char help[] =
 	"ones (garbage, negative, huge, empty, out of range) must fail with EINVAL\n"
 	"(ERANGE accepted for the huge number) and leave the value unchanged. A\n"
 	"thread reads show_status meanwhile (non-empty, < 4096 bytes). The values\n"
-	"found at start are restored at exit. ops = writes.\n"
+	"found at start are restored at exit. ops = writes. ENOENT/ENODEV (the\n"
+	"scheduler was switched away) is counted apart, not as an error.\n"
 	"  --range NAME=MIN:MAX[:STEP]  override a valid range\n"
 	"  --skip NAME         leave this tunable alone (repeatable)\n"
 	"  --interval-ms N     pause between writes (default 10)\n"
@@ -191,6 +192,16 @@ static struct step next_step(struct rng *r, struct tunable **live, int nlive)
 	return s;
 }
 
+/* The elevator was switched away (another stressor): the files are gone, and
+ * come back with default values when cfq is attached again. */
+static int resync;
+static uint64_t detach_count;
+
+static int gone(int err)
+{
+	return err == ENOENT || err == ENODEV;
+}
+
 static void do_step(struct step *s)
 {
 	struct tunable *t = s->t;
@@ -201,6 +212,11 @@ static void do_step(struct step *s)
 	int err = sysfs_write(t->path, val);
 	stats_op(&st[0], 0, now_us() - t0);
 	int rerr = read_value(t, now, sizeof(now));
+	if (gone(err) || gone(-rerr)) {
+		detach_count++;
+		resync = 1;
+		return;
+	}
 	char shown[64];
 	snprintf(shown, sizeof(shown), "%s", s->val);
 	trim(shown);
@@ -240,7 +256,9 @@ static void *status_reader(void *arg)
 	(void)arg;
 	while (buf && !reader_stop) {
 		int n = sysfs_read(status_path, buf, 3 * 4096);
-		if (n <= 0 || n >= 4096) {
+		if (gone(-n))
+			;	/* scheduler switched away, see do_step */
+		else if (n <= 0 || n >= 4096) {
 			stats_error(&st[0]);
 			if (shown++ < 5)
 				fprintf(stderr, "tunables: show_status %s\n",
@@ -265,6 +283,8 @@ static void restore(void)
 			if (read_value(t, now, sizeof(now)) == 0 && !strcmp(now, t->start))
 				continue;
 			int err = sysfs_write(t->path, t->start);
+			if (gone(err))
+				continue;	/* cfq not attached any more */
 			if (pass == 1 && (err || read_value(t, now, sizeof(now)) ||
 					  strcmp(now, t->start))) {
 				stats_error(&st[0]);
@@ -328,6 +348,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	while (!time_up()) {
+		if (resync) {	/* files back after a re-attach: fresh values */
+			resync = 0;
+			for (int i = 0; i < nlive; i++)
+				if (read_value(live[i], live[i]->cur, sizeof(live[i]->cur)))
+					resync = 1;
+		}
 		struct step s = next_step(&r, live, nlive);
 		do_step(&s);
 		if (interval_ms)
@@ -338,5 +364,9 @@ int main(int argc, char **argv)
 		pthread_join(th, NULL);
 	}
 	restore();
+	if (detach_count)
+		fprintf(stderr, "tunables: %llu writes found the files gone (scheduler "
+			"switched away), not counted as errors\n",
+			(unsigned long long)detach_count);
 	return report_results(st, 1, 1);
 }

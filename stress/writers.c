@@ -314,7 +314,7 @@ static void client(int idx, void *arg)
 	(void)arg;
 	memset(&w, 0, sizeof(w));
 	w.idx = idx;
-	w.base = (uint64_t)idx * region_blocks;
+	w.base = opt.offset / opt.bs + (uint64_t)idx * region_blocks;
 	w.vfd = open_dev(opt.dev, O_RDONLY | O_DIRECT);
 	if (verify_only) {
 		verify_region(idx, w.vfd, w.base, NULL);

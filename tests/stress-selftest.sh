@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# Host-side self-test of the stressors in stress/: builds them, then runs
+# them against regular files and fake sysfs trees in a temp dir only (never
+# real block devices, schedulers, modules or CPUs).
+# Prints "ok - ..." / "not ok - ..." per check; exit 0 iff all ok.
+set -u
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$root/stress/bin
+failures=0
+
+ok() { echo "ok - $1"; }
+notok() {
+	echo "not ok - $1"
+	failures=$((failures + 1))
+}
+verdict() { # verdict STATUS DESCRIPTION: ok iff STATUS is 0
+	if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi
+}
+
+# temp dir on a filesystem that takes O_DIRECT
+tmp=$(mktemp -d)
+if ! dd if=/dev/zero of="$tmp/probe" bs=4096 count=1 oflag=direct status=none 2>/dev/null; then
+	rm -rf "$tmp"
+	tmp=$(mktemp -d /var/tmp/stress-selftest.XXXXXX)
+fi
+trap 'if [ "$failures" -eq 0 ]; then rm -rf "$tmp"; fi' EXIT
+data=$tmp/data
+
+# run NAME PROGRAM ARGS...: stdout to $tmp/NAME.out, stderr to $tmp/NAME.err,
+# exit status to $rc
+run() {
+	local name=$1 prog=$2
+	shift 2
+	"$bin/$prog" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+}
+
+result_re='^result stressor=[a-z]+ client=[0-9]+ ops=[0-9]+ bytes=[0-9]+ errors=[0-9]+ verify_fail=[0-9]+ lat_max_us=[0-9]+ lat_p99_us=[0-9]+$'
+summary_re='^summary stressor=[a-z]+ seed=[0-9]+ clients=[0-9]+ ops=[0-9]+ errors=[0-9]+ verify_fail=[0-9]+ status=(ok|fail)$'
+
+# format_ok NAME CLIENTS: every stdout line is a result/summary line, one
+# result per client, every client with ops > 0
+format_ok() {
+	local out=$tmp/$1.out n
+	n=$(grep -cE "$result_re" "$out")
+	[ "$n" -eq "$2" ] || return 1
+	[ "$(grep -cE "$summary_re" "$out")" -eq 1 ] || return 1
+	[ "$(grep -cvE "$result_re|$summary_re" "$out")" -eq 0 ] || return 1
+	! grep -q ' ops=0 ' "$out"
+}
+status_is() { [ "$rc" -eq "$1" ]; }
+summary_has() { grep -qE "^summary .*$2" "$tmp/$1.out"; }
+err_has() { grep -qE "$2" "$tmp/$1.err"; }
+
+# --- build ------------------------------------------------------------------
+if make -j1 -C "$root/stress" >"$tmp/build.log" 2>&1; then
+	ok "stressors build"
+else
+	notok "stressors build"
+	cat "$tmp/build.log"
+	exit 1
+fi
+
+# --- writers / readers on a regular file --------------------------------------
+run w1 writers --dev "$data" --size 8M --clients 2 --duration 1 --fill --seed 1 \
+	--fsync-every 64 --sfr-every 32 --verify-every 3000
+status_is 0 && format_ok w1 2 && summary_has w1 "status=ok"
+verdict $? "writers buffered: exit 0, result lines with ops>0"
+
+run w2 writers --dev "$data" --clients 2 --duration 1 --mode direct --qd 8 --seed 2 --fill
+status_is 0 && format_ok w2 2 && summary_has w2 "verify_fail=0 status=ok"
+verdict $? "writers direct (libaio): clean run verifies, exit 0"
+
+run w3 writers --dev "$data" --clients 2 --verify-only
+status_is 0 && format_ok w3 2
+verdict $? "writers --verify-only on the filled file: exit 0"
+
+run r1 readers --dev "$data" --clients 2 --duration 1 --verify --seed 3
+status_is 0 && format_ok r1 2 && summary_has r1 "verify_fail=0 status=ok"
+verdict $? "readers sync rand --verify: exit 0, result lines with ops>0"
+
+run r2 readers --dev "$data" --clients 2 --duration 1 --verify --engine aio --qd 8 --pattern seq
+status_is 0 && format_ok r2 2
+verdict $? "readers aio seq --verify: exit 0"
+
+# overwrite block 5 (bs 4096) with garbage
+head -c 4096 /dev/urandom | dd of="$data" bs=4096 seek=5 conv=notrunc status=none
+run r3 readers --dev "$data" --duration 1 --verify --pattern seq
+status_is 1 && ! summary_has r3 "verify_fail=0 " &&
+	err_has r3 "^verify: MISMATCH dev=.* off=20480 reason=bad_magic"
+verdict $? "readers --verify detects a garbage block (exit 1, MISMATCH off=20480)"
+run w4 writers --dev "$data" --verify-only
+status_is 1 && err_has w4 "MISMATCH .*off=20480"
+verdict $? "writers --verify-only detects the garbage block"
+
+run w5 writers --dev "$data" --clients 2 --duration 1 --plant-corruption
+status_is 1 && grep -q "client=0 .* verify_fail=1 " "$tmp/w5.out" &&
+	summary_has w5 "status=fail" && err_has w5 "^verify: MISMATCH dev=.* off=[0-9]+ reason=bad_checksum"
+verdict $? "writers --plant-corruption is detected (exit 1, verify_fail>0, MISMATCH)"
+
+# --- determinism ----------------------------------------------------------------
+same_plan() { # same_plan PROGRAM ARGS...: same seed same plan, other seed differs
+	local a b c
+	a=$("$bin/$1" "${@:2}" --seed 42 --print-plan 20) || return 1
+	b=$("$bin/$1" "${@:2}" --seed 42 --print-plan 20) || return 1
+	c=$("$bin/$1" "${@:2}" --seed 43 --print-plan 20) || return 1
+	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "$c" ]
+}
+same_plan readers --dev "$data" --clients 2
+verdict $? "readers: same seed gives the same plan, another seed another"
+same_plan writers --dev "$data" --clients 2
+verdict $? "writers: same seed gives the same plan, another seed another"
+same_plan churn --dev "$data"
+verdict $? "churn: same seed gives the same plan, another seed another"
+
+# --- bad options ----------------------------------------------------------------
+bad_usage() { # exit 2 and a message on stderr
+	"$bin/$1" "${@:2}" >/dev/null 2>"$tmp/usage.err"
+	[ $? -eq 2 ] && [ -s "$tmp/usage.err" ] && return 0
+	echo "# no usage error from: $*"
+	return 1
+}
+bad_usage readers --dev "$data" --bogus &&
+	bad_usage readers --dev "$data" --bs 1000 &&
+	bad_usage readers --dev "$data" --seed abc &&
+	bad_usage readers --dev "$data" --engine foo &&
+	bad_usage readers --dev "$tmp/nonexistent" &&
+	bad_usage writers --dev "$data" --mode foo &&
+	bad_usage writers --dev "$data" --size 12Q &&
+	bad_usage churn --dev "$data" --clients 0 &&
+	bad_usage churn --dev "$data" --duration -1 &&
+	bad_usage switcher --invalid-pct 200 &&
+	bad_usage tunables --dev vda --range nosuch=1:2 &&
+	bad_usage hotplug --cpus 0 &&
+	bad_usage teardown --io-ms x
+verdict $? "bad options exit 2 with a message"
+
+# --- churn ----------------------------------------------------------------------
+run c1 churn --dev "$data" --duration 2 --clients 4
+status_is 0 && format_ok c1 4 && err_has c1 "exits_per_sec="
+verdict $? "churn 2 s on a file: exit 0, ops>0"
+
+# --- privileged stressors on fake sysfs trees -----------------------------------
+fake=$tmp/sys
+make_fake() {
+	rm -rf "$fake"
+	local q=$fake/block/vda/queue
+	mkdir -p "$q/iosched" "$fake/block/vdb/queue"
+	echo "[mq-deadline] kyber bfq cfq none" >"$q/scheduler"
+	echo "[none] mq-deadline cfq" >"$fake/block/vdb/queue/scheduler"
+	echo 64 >"$q/nr_requests"
+	local kv
+	for kv in quantum=8 queued=8 fifo_expire_sync=124 fifo_expire_async=248 \
+		fifo_batch_expire=100 back_seek_max=16384 back_seek_penalty=2 \
+		find_best_request=1 slice_sync=100 slice_async=40 slice_async_rq=2 \
+		slice_idle=8 max_depth=32; do
+		echo "${kv#*=}" >"$q/iosched/${kv%%=*}"
+	done
+	echo "[tgid] pgid pid uid gid" >"$q/iosched/key_type"
+	echo "cfq status: fake" >"$q/iosched/show_status"
+	for c in 0 1 2 3; do
+		mkdir -p "$fake/devices/system/cpu/cpu$c"
+		echo 1 >"$fake/devices/system/cpu/cpu$c/online"
+	done
+}
+
+make_fake
+run s1 switcher --sysfs-root "$fake" --dry-run --seed 7
+status_is 0 && grep -q "^queue .*/vda/queue/scheduler current=mq-deadline" "$tmp/s1.out" &&
+	grep -q "^plan " "$tmp/s1.out" && grep -q "^\[mq-deadline\]" "$fake/block/vda/queue/scheduler"
+verdict $? "switcher --dry-run lists the fake queues and a plan, changes nothing"
+same_plan switcher --sysfs-root "$fake"
+verdict $? "switcher: same seed gives the same plan, another seed another"
+run s2 switcher --sysfs-root "$fake" --duration 1 --interval-ms 20 --seed 7
+status_is 1 && summary_has s2 "status=fail" && err_has s2 "accepted \(expected EINVAL\)"
+verdict $? "switcher fails loudly when an invalid name is accepted (exit 1)"
+make_fake
+run s3 switcher --sysfs-root "$fake" --duration 1 --interval-ms 20 --invalid-pct 0 --no-readback
+status_is 0 && format_ok s3 1
+verdict $? "switcher with valid names only on a fake tree: exit 0, ops>0"
+
+make_fake
+run t1 tunables --sysfs-root "$fake" --dev vda --duration 1 --seed 7
+status_is 1 && summary_has t1 "status=fail" && err_has t1 "accepted \(expected EINVAL\)"
+verdict $? "tunables fails loudly when the fake tree accepts invalid values (exit 1)"
+make_fake
+run t2 tunables --sysfs-root "$fake" --dev vda --duration 1 --invalid-pct 0
+status_is 0 && format_ok t2 1 &&
+	[ "$(cat "$fake/block/vda/queue/iosched/slice_idle")" = 8 ] &&
+	[ "$(cat "$fake/block/vda/queue/iosched/key_type")" = tgid ]
+verdict $? "tunables valid-only on a fake tree: exit 0, defaults restored"
+same_plan tunables --sysfs-root "$fake" --dev vda
+verdict $? "tunables: same seed gives the same plan, another seed another"
+
+make_fake
+run h1 hotplug --sysfs-root "$fake" --duration 1 --interval-ms 20
+status_is 0 && format_ok h1 1 &&
+	[ "$(cat "$fake"/devices/system/cpu/cpu[123]/online | tr -d "\n")" = 111 ]
+verdict $? "hotplug on a fake tree: exit 0, ops>0, all CPUs online at the end"
+ln -sf /dev/null "$fake/devices/system/cpu/cpu2/online"
+run h2 hotplug --sysfs-root "$fake" --duration 1 --interval-ms 20
+status_is 1 && err_has h2 "cpu2/online"
+verdict $? "hotplug fails loudly when a CPU state does not read back (exit 1)"
+
+make_fake
+dd if=/dev/zero of="$tmp/vda" bs=1M count=4 status=none
+run d1 teardown --sysfs-root "$fake" --dev "$tmp/vda" --dry-run
+status_is 0 && grep -q "expect=fail" "$tmp/d1.out"
+verdict $? "teardown --dry-run shows the cycle"
+run d2 teardown --sysfs-root "$fake" --dev "$tmp/vda" --duration 1 --io-ms 50 \
+	--modprobe /bin/true --rmmod /bin/true
+status_is 1 && err_has d2 "succeeded while cfq was in use"
+verdict $? "teardown fails loudly when rmmod succeeds while cfq is in use (exit 1)"
+cat >"$tmp/fake-rmmod" <<EOF
+#!/bin/sh
+# refuses while the fake queue is on cfq, like the real module refcount
+grep -q '^cfq' "$fake/block/vda/queue/scheduler" && exit 1
+exit 0
+EOF
+chmod +x "$tmp/fake-rmmod"
+run d3 teardown --sysfs-root "$fake" --dev "$tmp/vda" --duration 1 --io-ms 50 \
+	--modprobe /bin/true --rmmod "$tmp/fake-rmmod" --no-readback
+status_is 0 && format_ok d3 1
+verdict $? "teardown with a refcount-like fake rmmod: exit 0, cycles>0"
+
+if [ "$failures" -ne 0 ]; then
+	echo "# $failures check(s) failed; outputs were in $tmp"
+	exit 1
+fi
+exit 0
