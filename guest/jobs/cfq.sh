@@ -10,7 +10,7 @@ cur_sched() { sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$1/queue/scheduler"; }
 sw() { echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null && [ "$(cur_sched "$1")" = "$2" ]; }
 
 modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
-	hw_queue_depth=64 || bad "null_blk loads"
+	memory_backed=1 hw_queue_depth=64 || bad "null_blk loads"
 
 # 1. module and selection
 modprobe cfq-iosched && ok "modprobe cfq-iosched" || bad "modprobe cfq-iosched"
@@ -34,7 +34,8 @@ accept() { # file value
 }
 reject() { # file value
 	before=$(cat "$I/$1")
-	if printf '%s' "$2" >"$I/$1" 2>/tmp/err; then bad "rejects $1='$2' (write succeeded)"
+	# one write(2) of exactly these bytes; dd reports the errno text
+	if printf '%s' "$2" | dd of="$I/$1" bs=4096 2>/tmp/err; then bad "rejects $1='$2' (write succeeded)"
 	elif ! grep -q 'Invalid argument' /tmp/err; then bad "rejects $1='$2' with EINVAL (got: $(cat /tmp/err))"
 	elif [ "$(cat "$I/$1")" != "$before" ]; then bad "rejects $1='$2' and keeps '$before' (now '$(cat "$I/$1")')"
 	else ok "rejects $1='$2' with EINVAL"; fi
@@ -47,7 +48,7 @@ accept find_best_request 0; reject find_best_request 2; accept find_best_request
 reject slice_sync 0; reject slice_async 0; reject slice_async_rq 0
 for k in pgid tgid uid gid pid; do accept key_type $k; done
 reject key_type nosuch
-for v in abc -1 99999999999999999999 "" " " 4x; do reject slice_sync "$v"; done
+for v in abc -1 99999999999999999999 " " 4x "1 2"; do reject slice_sync "$v"; done
 reject slice_sync 7 # slice_idle 4 is fine, but 7/2 < 4
 st=$(cat $I/show_status 2>&1)
 n=$(printf '%s' "$st" | wc -c)
