@@ -23,10 +23,12 @@ struct tunable {
 	char cur[128];		/* last value known to be in the file */
 };
 
-/* Valid ranges assumed for the new cfq (times in ms, step 4 so that jiffy
+/* Valid ranges used for the cfq tunables (times in ms, step 4 so that jiffy
  * rounding at HZ=250 cannot change the value read back). Override with
  * --range NAME=MIN:MAX[:STEP]. nr_requests: values below 4 are clamped by
- * the block layer, so only garbage is invalid there. */
+ * the block layer, so only garbage is invalid there. Ranges are kept modest
+ * (the kernel accepts up to 60 s slices and depth 1024) so a random value
+ * cannot stall I/O long enough to trip the hung task detector. */
 static struct tunable tun[] = {
 	{ .name = "quantum", .kind = K_INT, .lo = 1, .hi = 64, .step = 1, .lo_strict = 1 },
 	{ .name = "queued", .kind = K_INT, .lo = 1, .hi = 128, .step = 1, .lo_strict = 1 },
@@ -41,7 +43,7 @@ static struct tunable tun[] = {
 	{ .name = "slice_async", .kind = K_INT, .lo = 4, .hi = 1000, .step = 4 },
 	{ .name = "slice_async_rq", .kind = K_INT, .lo = 1, .hi = 64, .step = 1, .lo_strict = 1 },
 	{ .name = "slice_idle", .kind = K_SLICE_IDLE, .step = 4, .hi_strict = 1 },	/* 0..slice_sync/2 */
-	{ .name = "max_depth", .kind = K_INT, .lo = 2, .hi = 64, .step = 1, .lo_strict = 1, .hi_strict = 1 },
+	{ .name = "max_depth", .kind = K_INT, .lo = 2, .hi = 64, .step = 1, .lo_strict = 1 },
 	{ .name = "nr_requests", .kind = K_INT, .lo = 4, .hi = 128, .step = 1 },	/* in queue/, not iosched/ */
 };
 #define NTUN (int)(sizeof(tun) / sizeof(tun[0]))

@@ -27,12 +27,20 @@ for d in $PLAN_DEVICES; do
 	esac
 done
 [ "$PLAN_SCHED" = cfq ] && modprobe cfq-iosched
+# the switcher leaves alone the devices that teardown cycles itself
+torn=
+i=0
+while [ $i -lt "$PLAN_N" ]; do
+	i=$((i + 1)); eval "spec=\$PLAN_S$i"
+	case "$spec" in teardown@*) t=${spec%% *}; torn="$torn ${t#*@}" ;; esac
+done
 queues=
 for d in $PLAN_DEVICES; do
 	n=$(devnode "$d")
 	[ -b "$n" ] || { rig_finding "rig: device $d did not appear"; exit 1; }
 	echo "$PLAN_SCHED" >"/sys/block/${n#/dev/}/queue/scheduler" ||
 		{ rig_finding "rig: cannot select $PLAN_SCHED on $d"; exit 1; }
+	case " $torn " in *" $d "*) continue ;; esac
 	queues="$queues${queues:+,}/sys/block/${n#/dev/}/queue/scheduler"
 done
 
@@ -83,7 +91,7 @@ done
 
 # 4. wait to the deadline (+ grace), with a heartbeat
 start=$(cut -d. -f1 /proc/uptime)
-grace=${RIG_GRACE:-90}
+grace=${RIG_GRACE:-150}
 while :; do
 	alive=0
 	for p in $pids; do kill -0 "$p" 2>/dev/null && alive=$((alive + 1)); done
