@@ -7,7 +7,7 @@ SEED     ?=
 FLAVOR   ?= debug
 export FLAVOR
 
-.PHONY: all deps kernel guest boot soak test stress clean distclean help
+.PHONY: all deps kernel guest boot soak repro test stress clean distclean help
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -36,6 +36,13 @@ boot: guest
 soak: guest
 	@host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
 
+## repro    re-run a round N times: RUN=soak-.../r001 N=3, or SCENARIO=x SEED=n N=3
+N ?= 3
+repro: guest
+	@if [ -n "$(RUN)" ]; then host/repro.sh "$(RUN)" "$(N)"; \
+	 else [ -n "$(SEED)" ] || { echo "error: make repro needs RUN=... or SCENARIO=... SEED=..." >&2; exit 2; }; \
+	 host/repro.sh "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"; fi
+
 ## test     all tests (host checks, positive controls, scheduler checks, smoke)
 test: guest
 	@tests/run.sh
@@ -44,6 +51,6 @@ test: guest
 clean:
 	rm -rf logs/* stress/bin
 
-## distclean  also remove the kernel cache ($$RIG_CACHE, ~/.cache/cfq-rig)
+## distclean  also remove the kernel cache (RIG_CACHE, default ~/.cache/cfq-rig)
 distclean: clean
 	rm -rf "$${RIG_CACHE:-$$HOME/.cache/cfq-rig}"

@@ -56,7 +56,11 @@ truncate -s "${DISK_MB}M" "$run/scratch.img"
 mon="$run/monitor"
 rm -f "$mon.in" "$mon.out" && mkfifo "$mon.in" "$mon.out"
 
-cpu=max
+# qboot: a fast firmware whose MP table lists every vCPU (SeaBIOS's lists only
+# the boot CPU when the kernel has no ACPI); virtio-pci then needs MSI-X.
+bios=/usr/share/qemu/qboot.rom
+[ -f "$bios" ] && bios_arg=(-bios "$bios") || { bios_arg=(); say "run: no $bios, using SeaBIOS (1 vCPU)"; }
+cpu=${QEMU_CPU:-max}
 [ "$accel" = kvm ] && cpu=host
 append="console=ttyS0,115200 ignore_loglevel no_hash_pointers mitigations=off"
 append+=" log_buf_len=8M printk.devkmsg=on oops=panic panic=-1"
@@ -66,7 +70,7 @@ series=$(series_hash)
 
 say "run $RUN_ID: job $job, $accel, $FLAVOR kernel $kernel_hash (series $series), timeout ${TIMEOUT}s"
 start=$SECONDS
-qemu-system-x86_64 -M pc -accel "$accel" -cpu "$cpu" -smp 2 -m "$MEM" -nodefaults -display none \
+qemu-system-x86_64 -M pc -accel "$accel" -cpu "$cpu" -smp 2 -m "$MEM" -nodefaults -display none "${bios_arg[@]}" ${QEMU_EXTRA:-} \
 	-no-reboot -kernel "$build/arch/x86/boot/bzImage" -initrd "$run/initrd" -append "$append" \
 	-serial "file:$run/console.log" -serial "file:$run/results.log" -monitor "pipe:$mon" \
 	-drive "file=$image/tools.img,if=virtio,format=raw,readonly=on" \

@@ -27,12 +27,13 @@ for d in $PLAN_DEVICES; do
 	esac
 done
 [ "$PLAN_SCHED" = cfq ] && modprobe cfq-iosched
-# the switcher leaves alone the devices that teardown cycles itself
+# the switcher leaves alone the devices that teardown cycles itself and
+# those whose tunables are being checked (a switch resets them)
 torn=
 i=0
 while [ $i -lt "$PLAN_N" ]; do
 	i=$((i + 1)); eval "spec=\$PLAN_S$i"
-	case "$spec" in teardown@*) t=${spec%% *}; torn="$torn ${t#*@}" ;; esac
+	case "$spec" in teardown@* | tunables@*) t=${spec%% *}; torn="$torn ${t#*@}" ;; esac
 done
 queues=
 for d in $PLAN_DEVICES; do
