@@ -58,7 +58,7 @@ while [ $((SECONDS - start)) -lt "$secs" ]; do
 	printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$s" "$d" "$rstat" "$rops" >>"$dir/rounds"
 	grep -P '^finding\t' "$rdir/summary" | while IFS=$'\t' read -r _ kind title _; do
 		printf '%s\t%s\t%s\t%s\n' "$kind" "$title" "r$(printf %03d "$round")" "$s" >>"$dir/findings"
-	done
+	done || true
 	if [ "$rc" != 0 ]; then
 		status=findings
 		say "soak $id: round $round ended '$rstat' (seed $s)"
