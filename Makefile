@@ -7,7 +7,7 @@ SEED     ?=
 FLAVOR   ?= debug
 export FLAVOR
 
-.PHONY: all deps kernel guest boot soak repro test stress clean distclean help
+.PHONY: all deps kernel guest boot soak repro mutants test stress clean distclean help
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -42,6 +42,10 @@ repro: guest
 	@if [ -n "$(RUN)" ]; then host/repro.sh "$(RUN)" "$(N)"; \
 	 else [ -n "$(SEED)" ] || { echo "error: make repro needs RUN=... or SCENARIO=... SEED=..." >&2; exit 2; }; \
 	 host/repro.sh "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"; fi
+
+## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600
+mutants: guest
+	@host/mutants.sh
 
 ## test     all tests (host checks, positive controls, scheduler checks, smoke)
 test: guest

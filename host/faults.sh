@@ -84,15 +84,15 @@ guest)
 	while read -r f rest; do
 		[ "$f" = nullb ] && continue
 		dir="\$D/$f"
-		times=$UNLIMITED
+		times=$UNLIMITED fn=
 		echo "	echo 0 >$dir/probability"
 		for w in $rest; do
 			k=${w%%=*} v=${w#*=}
 			case "$k" in
 			target) if [ "$f" = fail_make_request ]; then a=make-it-fail; else a=io-timeout-fail; fi
 				echo "	echo 1 >/sys/block/\$(basename \$(devnode $v))/$a" ;;
-			fn) echo "	echo $v >$dir/inject" ;;
-			retval) echo "	echo $v >$dir/\$(cat $dir/inject | head -n1)/retval" ;;
+			fn) echo "	echo $v >$dir/inject"; fn=$v ;;
+			retval) echo "	echo $v >$dir/$fn/retval" ;;
 			times) [ "$v" = -1 ] || times=$v ;;
 			probability) ;;
 			*) echo "	echo $v >$dir/$k" ;;
@@ -107,7 +107,8 @@ guest)
 	echo "faults_report() {"
 	while read -r f rest; do
 		if [ "$f" = nullb ]; then
-			echo "	rig_result \"fault nullb fired=\$(dmesg | grep -c 'null_blk.*\\(timeout\\|requeue\\)' )\""
+			# null_blk prints its timeouts, not its requeues
+			echo "	rig_result \"fault nullb fired=\$(dmesg | grep -c 'null_blk: rq .* timed out')\""
 			continue
 		fi
 		echo "	echo 0 >\$D/$f/probability"

@@ -7,7 +7,7 @@ FLAVOR=${FLAVOR:-debug}
 LOGS=${LOGS:-$RIG_ROOT/logs}
 export RIG_ROOT RIG_CACHE FLAVOR LOGS
 
-say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*"; }
+say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 2; }
 
 # Source version of the installed linux-source-6.1 package.

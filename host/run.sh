@@ -43,6 +43,13 @@ install -m 755 "$RIG_ROOT/guest/init" "$r/init"
 cp "$RIG_ROOT/guest/lib.sh" "$r/rig/"
 cp "$RIG_ROOT"/guest/jobs/*.sh "$r/rig/jobs/"
 for f in ${EXTRA_FILES:-}; do cp "$f" "$r/rig/files/"; done
+# MUTANT_KO: a cfq-iosched.ko built from a mutant (host/mutants.sh) replaces
+# the series' module (a later cpio member overwrites an earlier one)
+if [ -n "${MUTANT_KO:-}" ]; then
+	[ -f "$MUTANT_KO" ] || die "MUTANT_KO: no such module '$MUTANT_KO'"
+	kdir="$r/lib/modules/$(cat "$build/include/config/kernel.release")/kernel/block"
+	mkdir -p "$kdir" && cp "$MUTANT_KO" "$kdir/cfq-iosched.ko"
+fi
 {
 	echo "RIG_JOB=$job"
 	echo "RIG_RUN_ID=$RUN_ID"

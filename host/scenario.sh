@@ -94,6 +94,12 @@ plan)
 	[ -n "$s" ] || s=${seed:-}
 	[ -n "$s" ] || s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 	[ -n "$d" ] && { d=$(to_seconds "$d") || die "DURATION '$4' is not a time (60, 90s, 5m, 1h)"; }
+	# FAULTS=name overrides the scenario's fault set (make test, repro)
+	if [ -n "${FAULTS:-}" ]; then
+		[ "$FAULTS" = none ] || [ -f "$RIG_ROOT/faults/$FAULTS.flt" ] || die "no fault set faults/$FAULTS.flt"
+		faults=$FAULTS
+		[ "$faults" = none ] || "$RIG_ROOT/host/faults.sh" check "$RIG_ROOT/faults/$faults.flt" || exit 2
+	fi
 	echo "PLAN_SCENARIO='$(basename "${2%.scn}")'"
 	echo "PLAN_SEED='$s'"
 	echo "PLAN_DURATION='${d:-$duration}'"

@@ -47,7 +47,8 @@ while [ $((SECONDS - start)) -lt "$secs" ]; do
 	say "soak $id: round $round, seed $s, $d s (elapsed $((SECONDS - start)) s of $secs, $ops ops, $(cut -f2 "$dir/findings" 2>/dev/null | sort -u | grep -c .) findings)"
 	set +e
 	RUN_ID="$id/r$(printf %03d "$round")" TIMEOUT=$((d + 400)) EXTRA_FILES="$tmp/plan $([ "$faults" = none ] || echo "$tmp/faults.sh")" \
-		host/run.sh scenario "RIG_SCENARIO=$(basename "${file%.scn}")" "RIG_SEED=$s" "RIG_DURATION=$d" >"$dir/round$round.out" 2>&1
+		host/run.sh scenario "RIG_SCENARIO=$(basename "${file%.scn}")" "RIG_SEED=$s" "RIG_DURATION=$d" \
+		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && echo 0 || echo 1)" >"$dir/round$round.out" 2>&1
 	rc=$?
 	set -e
 	rm -rf "$tmp"

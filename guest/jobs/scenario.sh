@@ -110,6 +110,16 @@ while :; do
 		kill -9 $pids 2>/dev/null
 		break
 	fi
+	# soak and mutant hunting: end the round at the first kernel report
+	if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ] &&
+		dmesg | grep -q -E '\] (BUG:|WARNING:|INFO: task .* blocked|ODEBUG:|Kernel panic|general protection|refcount_t:|watchdog: BUG|rcu: INFO)'; then
+		sleep 5
+		rig_log "kernel report seen at ${el} s: ending the round early"
+		kill $pids 2>/dev/null
+		sleep 2
+		kill -9 $pids 2>/dev/null
+		break
+	fi
 	[ $((el % 15)) -lt 3 ] && rig_log "progress: $PLAN_SCENARIO ${el}/${dur} s, $alive stressors running"
 	sleep 3
 done
@@ -125,7 +135,7 @@ while [ $i -lt "$PLAN_N" ]; do
 	grep -E '^(result|summary) ' /tmp/s$i.out >&3
 	grep -h 'verify:' /tmp/s$i.out /tmp/s$i.err | head -5 >&3
 	case "$name:$src" in
-	*:0 | *:137) ;;
+	*:0 | *:137 | *:143) ;;   # 137/143: ended by the runner
 	stress-ng:* | fio:*) rig_finding "stressor: $name exited $src"; rc=1 ;;
 	*:1) rig_finding "stressor: $name check failed"; tail -n 5 /tmp/s$i.err >&3; rc=1 ;;
 	*:2) rig_finding "stressor: $name usage error"; tail -n 3 /tmp/s$i.err >&3; rc=1 ;;

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Positive control for the hunt: one quick mutant (GFP_KERNEL under the
+# scheduler's spinlock) must be caught, with the right title, on the same
+# smoke scenario that the clean series passes (tests/guest-smoke.sh).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+out=$(ONLY=07 BUDGET=60 host/mutants.sh 2>&1)
+rc=$?
+row=$(grep '^07-' <<<"$out")
+echo "# $row"
+[[ "$row" == *" caught "* ]] && echo "ok - mutant 07-alloc-gfp-kernel is caught" ||
+	{ echo "not ok - mutant 07-alloc-gfp-kernel is caught"; tail -5 <<<"$out" | sed 's/^/#   /'; }
+[[ "$row" == *"sleeping function called from invalid context in cfq_"* ]] &&
+	echo "ok - mutant 07 finding names the scheduler function" ||
+	echo "not ok - mutant 07 finding names the scheduler function"
+[ "$rc" = 0 ] && echo "ok - host/mutants.sh exits 0 when every mutant is caught" ||
+	echo "not ok - host/mutants.sh exits 0 when every mutant is caught (got $rc)"
