@@ -2,7 +2,7 @@
 # make test: run every test group, count "ok - " / "not ok - " lines and
 # print the closing line "N passed, N failed". Exit 0 iff nothing failed.
 # ONLY=group,group runs a subset (groups: static classifier stress controls
-# clean cfq smoke).
+# clean cfq smoke faults mutant).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 stamp=$(date +%Y%m%d-%H%M%S)
@@ -40,6 +40,8 @@ group controls   tests/guest-controls.sh
 group clean      tests/guest-clean.sh
 group cfq        tests/guest-cfq.sh
 group smoke      tests/guest-smoke.sh
+group faults     tests/guest-faults.sh
+group mutant     tests/guest-mutant.sh
 
 echo "logs: $out"
 echo "$pass passed, $fail failed"
