@@ -32,7 +32,7 @@ fi
 nfind=$(grep -c . <<<"$findings")
 
 {
-	echo "run=$(basename "$run")"
+	echo "run=${run#"$LOGS"/}"
 	for kv in "$@"; do echo "$kv"; done
 	[ -f "$run/run.conf" ] && sed -n "s/^RIG_\([A-Z_]*\)='\{0,1\}\([^']*\)'\{0,1\}$/\L\1\E=\2/p" "$run/run.conf" | grep -v '^job=\|^run_id='
 	echo "boot_to_init_s=${boot:-none}"
@@ -53,6 +53,14 @@ echo " run       $(basename "$run")   status: $status"
 grep -E '^(job|flavor|kernel|series|accel|wall)=' "$run/summary" | tr '\n' ' ' | sed 's/^/ /'; echo
 echo " boot to init ${boot:-?} s (guest uptime); job rc ${rc:-none}; checks $checks_ok ok, $checks_bad failed; ops $ops, I/O errors $ioerr"
 [ -n "$seed$scen" ] && echo " reproduce: make soak SCENARIO=${scen:-?} SEED=${seed:-?}   (or: make repro RUN=$(basename "$run"))"
+dur=$(sed -n 's/^duration=//p' "$run/summary")
+if [ -n "$dur" ] && grep -aq '^summary stressor=' "$res"; then
+	# per-stressor rate over the round: I/Os, exits, switches, cycles... per second
+	awk -v d="$dur" '/^summary stressor=/ { for (i = 2; i <= NF; i++) { split($i, kv, "=");
+		if (kv[1] == "stressor") n = kv[2]; if (kv[1] == "ops") o[n] += kv[2] } }
+		END { printf " rates/s  "; for (n in o) printf "%s %.1f  ", n, o[n] / d; print "" }' "$res"
+fi
+grep -a '^fault ' "$res" | tr '\n' ' ' | sed 's/^/ faults   /; s/ $/\n/'
 if [ "$checks_bad" -gt 0 ]; then grep -a -A3 '^not ok - ' "$res" | head -20 | sed 's/^/ /'; fi
 if [ -n "$findings" ]; then
 	echo " findings:"
