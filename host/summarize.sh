@@ -52,7 +52,7 @@ echo "------------------------------------------------------------------------"
 echo " run       $(basename "$run")   status: $status"
 grep -E '^(job|flavor|kernel|series|accel|wall)=' "$run/summary" | tr '\n' ' ' | sed 's/^/ /'; echo
 echo " boot to init ${boot:-?} s (guest uptime); job rc ${rc:-none}; checks $checks_ok ok, $checks_bad failed; ops $ops, I/O errors $ioerr"
-[ -n "$seed$scen" ] && echo " reproduce: make soak SCENARIO=${scen:-?} SEED=${seed:-?}   (or: make repro RUN=$(basename "$run"))"
+[ -n "$seed$scen" ] && echo " reproduce: make soak SCENARIO=${scen:-?} SEED=${seed:-?}   (or: make repro RUN=${run#"$LOGS"/})"
 dur=$(sed -n 's/^duration=//p' "$run/summary")
 if [ -n "$dur" ] && grep -aq '^summary stressor=' "$res"; then
 	# per-stressor rate over the round: I/Os, exits, switches, cycles... per second
