@@ -252,9 +252,19 @@ static void cycle(struct rng *r)
 		wait_child(io, "I/O");
 	switch_to(qsched, away);
 	if ((rc = cmd(rmmod, module, NULL))) {
-		if (sched_in_use_elsewhere())
+		/* Another queue may use the module, or a concurrent switch may
+		 * hold a reference for a moment (elevator_get): retry for a
+		 * second, and fail only if no other queue used it meanwhile. */
+		int seen = 0;
+
+		for (int i = 0; i < 20 && rc && rc != 127; i++) {
+			seen |= sched_in_use_elsewhere();
+			sleep_us(50000);
+			rc = cmd(rmmod, module, NULL);
+		}
+		if (rc && seen)
 			busy_elsewhere++;
-		else
+		else if (rc)
 			fail("rmmod %s failed (status %s) with no queue using it", module,
 			     rc == 127 ? "127: not run" : "non-zero");
 	}
