@@ -5,6 +5,7 @@
 # a table: caught or missed, time to the first finding, its title, rounds.
 #
 # usage: host/mutants.sh            ONLY=NN[,NN]  SEEDS=1  BUDGET=600 (s per hunt)
+#        CLEAN=1 host/mutants.sh    the untouched series through every hunt (no finding expected)
 # exit: 0 when every mutant was caught, 1 otherwise, 2 on bad input.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +52,33 @@ table="$LOGS/$id.table"
 mkdir -p "$LOGS"
 printf '%-28s %-16s %-14s %-7s %6s %6s  %s\n' mutant class hunt result secs rounds "first finding" | tee "$table"
 caught_all=1
+# CLEAN=1: the negative control. The untouched series runs every hunt the
+# mutants use, and a finding there is a false positive of the rig.
+if [ "${CLEAN:-0}" = 1 ]; then
+	clean_all=1
+	for hunt in $(for p in "${all[@]}"; do hunt_for "$(sed -n 's/^Class: //p' "$p")"; done | sort -u); do
+		t0=$SECONDS title=''
+		if [[ "$hunt" == job:* ]]; then
+			RUN_ID="$id/clean-${hunt#job:}" TIMEOUT=$((BUDGET + 120)) host/run.sh "${hunt#job:}" >/dev/null 2>&1 || true
+			s="$LOGS/$id/clean-${hunt#job:}/summary" rounds=1
+		else
+			LOGS="$LOGS/$id" host/soak.sh "$hunt" "$BUDGET" 1 >/dev/null 2>&1 || true
+			s=$(ls -d "$LOGS/$id"/soak-*-"$hunt" 2>/dev/null | tail -n1)/summary
+			rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null || echo 0)
+		fi
+		st=$(sed -n 's/^status=//p' "$s" 2>/dev/null || echo none)
+		result=clean
+		if [ "$st" != clean ]; then
+			result=FLAGGED clean_all=0
+			title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3)
+		fi
+		printf '%-28s %-16s %-14s %-7s %6s %6s  %s\n' "series (no mutant)" control "$hunt" "$result" \
+			"$((SECONDS - t0))" "$rounds" "${title:--}" | tee -a "$table"
+	done
+	echo "table: $table"
+	[ "$clean_all" = 1 ]
+	exit
+fi
 for p in "${all[@]}"; do
 	name=$(basename "$p" .patch)
 	nn=${name%%-*}
