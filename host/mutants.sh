@@ -90,7 +90,7 @@ for p in "${all[@]}"; do
 	ko=$(build_mutant "$p")
 	say "mutants: $name built in $((SECONDS - t0)) s, hunting with $hunt"
 	for seed in $(seq "$SEEDS"); do
-		t0=$SECONDS rounds=1 title='' result=missed
+		t0=$SECONDS rounds=1 title='' result=missed secs=''
 		if [[ "$hunt" == job:* ]]; then
 			RUN_ID="$id/$name-s$seed" MUTANT_KO=$ko TIMEOUT=$((BUDGET + 120)) \
 				host/run.sh "${hunt#job:}" >/dev/null 2>&1 || true
@@ -107,12 +107,16 @@ for p in "${all[@]}"; do
 			if [ "$(sed -n 's/^status=//p' "$s" 2>/dev/null)" = findings ]; then
 				result=caught
 				title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3)
+				secs=$(sed -n 's/^first_finding_s=//p' "$s")
 			fi
 			rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null || echo 0)
 		fi
 		[ "$result" = caught ] || caught_all=0
+		# secs: time to the first finding (guest uptime of the first report
+		# plus earlier rounds), or the whole hunt when missed or unknown
+		[[ "$secs" =~ ^[0-9]+$ ]] || secs=$((SECONDS - t0))
 		printf '%-28s %-16s %-14s %-7s %6s %6s  %s\n' "$name" "$class" "$hunt" "$result" \
-			"$((SECONDS - t0))" "$rounds" "${title:--}" | tee -a "$table"
+			"$secs" "$rounds" "${title:--}" | tee -a "$table"
 	done
 done
 echo "table: $table"

@@ -71,7 +71,11 @@ cpu=${QEMU_CPU:-max}
 [ "$accel" = kvm ] && cpu=host
 append="console=ttyS0,115200 ignore_loglevel no_hash_pointers mitigations=off"
 append+=" log_buf_len=8M printk.devkmsg=on oops=panic panic=-1"
-append+=" tsc=reliable ${CMDLINE:-kasan_multi_shot}"
+# KASAN reports once per boot unless a soak keeps going past findings (a
+# flood of reports over the serial console can take minutes under TCG)
+multi=''
+[ "${KEEP_GOING:-0}" = 1 ] && multi=kasan_multi_shot
+append+=" tsc=reliable ${CMDLINE:-$multi}"
 kernel_hash=$(sha256sum <"$build/arch/x86/boot/bzImage" | cut -c1-12)
 series=$(series_hash)
 

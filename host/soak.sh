@@ -31,7 +31,12 @@ mkdir -p "$dir"
 scn_dur=$(host/scenario.sh plan "$file" 1 | sed -n "s/^PLAN_DURATION='\(.*\)'/\1/p")
 say "soak $id: scenario $(basename "$file"), $secs s in rounds of up to $scn_dur s$([ "${KEEP_GOING:-0}" = 1 ] && echo ', keep going')"
 
-start=$SECONDS round=0 ops=0 status=clean
+start=$SECONDS round=0 ops=0 status=clean first_s=''
+# guest uptime of the first kernel report or rig finding in a console log
+first_report_uptime() {
+	grep -a -m1 -E '\] (BUG:|WARNING:|INFO: task .* blocked|ODEBUG:|Kernel panic|general protection|refcount_t:|watchdog: BUG|rcu: INFO|RIG-FINDING)' "$1" |
+		sed -n 's/^\[ *\([0-9]*\)\..*/\1/p'
+}
 while [ $((SECONDS - start)) -lt "$secs" ]; do
 	round=$((round + 1))
 	left=$((secs - (SECONDS - start)))
@@ -46,6 +51,7 @@ while [ $((SECONDS - start)) -lt "$secs" ]; do
 	[ "$faults" = none ] || cp "$dir/faults.r$round.sh" "$tmp/faults.sh"
 	say "soak $id: round $round, seed $s, $d s (elapsed $((SECONDS - start)) s of $secs, $ops ops, $(cut -f2 "$dir/findings" 2>/dev/null | sort -u | grep -c .) findings)"
 	set +e
+	r0=$SECONDS
 	RUN_ID="$id/r$(printf %03d "$round")" TIMEOUT=$((d + 400)) EXTRA_FILES="$tmp/plan $([ "$faults" = none ] || echo "$tmp/faults.sh")" \
 		host/run.sh scenario "RIG_SCENARIO=$(basename "${file%.scn}")" "RIG_SEED=$s" "RIG_DURATION=$d" \
 		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && echo 0 || echo 1)" >"$dir/round$round.out" 2>&1
@@ -56,7 +62,13 @@ while [ $((SECONDS - start)) -lt "$secs" ]; do
 	rops=$(sed -n 's/^ops=//p' "$rdir/summary")
 	ops=$((ops + rops))
 	rstat=$(sed -n 's/^status=//p' "$rdir/summary")
-	printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$s" "$d" "$rstat" "$rops" >>"$dir/rounds"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$s" "$d" "$rstat" "$rops" "$((SECONDS - r0))" >>"$dir/rounds"
+	if [ -z "$first_s" ] && [ "$rstat" != clean ]; then
+		# time to detection: the rounds before, plus the guest uptime of
+		# the first report (or this whole round when none is in the log)
+		u=$(first_report_uptime "$rdir/console.log")
+		first_s=$((r0 - start + ${u:-$((SECONDS - r0))}))
+	fi
 	grep -P '^finding\t' "$rdir/summary" | while IFS=$'\t' read -r _ kind title _; do
 		printf '%s\t%s\t%s\t%s\n' "$kind" "$title" "r$(printf %03d "$round")" "$s" >>"$dir/findings"
 	done || true
@@ -75,15 +87,17 @@ done
 	echo "rounds=$round"
 	echo "ops=$ops"
 	echo "status=$status"
-	[ -f "$dir/findings" ] && sort -t$'\t' -k2,2 -u "$dir/findings" | sed 's/^/finding\t/'
+	echo "first_finding_s=${first_s:-none}"
+	[ -f "$dir/findings" ] && awk -F'\t' '!seen[$2]++' "$dir/findings" | sed 's/^/finding\t/'
 } >"$dir/summary"
 echo "========================================================================"
 echo " soak $id: $status after $round rounds, $((SECONDS - start)) s, $ops ops"
-echo " rounds (round, seed, seconds, status, ops):"
+echo " rounds (round, seed, seconds, status, ops, wall seconds):"
 sed 's/^/   /' "$dir/rounds" | tail -10
 if [ -f "$dir/findings" ]; then
 	echo " findings (deduplicated by title; first round and seed):"
-	sort -t$'\t' -k2,2 -u "$dir/findings" | awk -F'\t' '{printf "   [%s] %s  (%s, seed %s)\n", $1, $2, $3, $4}'
+	echo " first finding after ${first_s} s"
+	awk -F'\t' '!seen[$2]++ {printf "   [%s] %s  (%s, seed %s)\n", $1, $2, $3, $4}' "$dir/findings" | head -15
 	r=$(head -n1 "$dir/findings" | cut -f4)
 	echo " reproduce: make repro SCENARIO=$(basename "${file%.scn}") SEED=$r"
 fi
