@@ -10,6 +10,12 @@ shift
 con="$run/console.log" res="$run/results.log"
 
 findings=$("${CLASSIFY:-$RIG_ROOT/host/classify}" --count "$con" "$res")
+# reports the rig knows are artifacts of its own tools (host/known-issues)
+suppressed=$(awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF) re[$1] = 1; next }
+	{ for (r in re) if ($3 ~ r) { print; next } }' "$RIG_ROOT/host/known-issues" - <<<"$findings")
+if [ -n "$suppressed" ]; then
+	findings=$(grep -vxF -f <(printf '%s\n' "$suppressed") <<<"$findings" || true)
+fi
 done_line=$(grep -a '^RIG-DONE' "$res" | tail -n1)
 boot=$(grep -a '^RIG-BOOT' "$res" | head -n1 | sed 's/.*uptime=//')
 rc=$(sed -n 's/^RIG-DONE rc=\([0-9]*\).*/\1/p' <<<"$done_line")
@@ -44,6 +50,7 @@ nfind=$(grep -c . <<<"$findings")
 	echo "findings=$nfind"
 	echo "status=$status"
 	[ -n "$findings" ] && printf '%s\n' "$findings"
+	[ -n "$suppressed" ] && printf '%s\n' "$suppressed" | sed 's/^finding/suppressed/'
 } >"$run/summary"
 
 seed=$(sed -n 's/^seed=//p' "$run/summary")
@@ -66,6 +73,7 @@ if [ -n "$findings" ]; then
 	echo " findings:"
 	printf '%s\n' "$findings" | awk -F'\t' '{printf "   [%s] %s (%s)\n", $2, $3, $4}' | head -15
 fi
+[ -n "$suppressed" ] && printf '%s\n' "$suppressed" | awk -F'\t' '{printf " suppressed (host/known-issues): %s\n", $3}'
 echo " logs      $run/{console.log,results.log,summary}"
 echo "------------------------------------------------------------------------"
 printf '%s\t%s\t%s\t%s\n' "$(basename "$run")" "$status" "$nfind" \

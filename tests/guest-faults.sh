@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 for f in faults/*.flt; do
 	name=$(basename "$f" .flt)
-	FAULTS=$name host/soak.sh faultcheck 25 1 >"logs/test-${TEST_STAMP:-x}-faults-$name.out" 2>&1
+	FAULTS=$name host/soak.sh faultcheck 30 1 >"logs/test-${TEST_STAMP:-x}-faults-$name.out" 2>&1
 	rc=$?
 	dir=$(ls -d logs/soak-*-faultcheck | tail -n1)
 	r="$dir/r001"
