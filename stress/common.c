@@ -69,6 +69,15 @@ static const char common_help[] =
 	"  --sysfs-root DIR    directory standing in for /sys (default /sys)\n"
 	"  --verbose, --help\n";
 
+int parse_choice(const char *name, const char *arg, const char *a, const char *b)
+{
+	if (!strcmp(arg, a))
+		return 0;
+	if (!strcmp(arg, b))
+		return 1;
+	usage_error("--%s must be %s or %s, not '%s'", name, a, b, arg);
+}
+
 void usage_error(const char *fmt, ...)
 {
 	va_list ap;

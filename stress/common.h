@@ -38,6 +38,8 @@ void parse_options(int argc, char **argv, const char *name,
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 int parse_u64(const char *s, uint64_t *out);	/* accepts K/M/G/T suffixes */
 int parse_int_arg(const char *name, const char *s, long lo, long hi, long *out);
+/* "--opt a|b": 0 for a, 1 for b; anything else is a usage error (exit 2) */
+int parse_choice(const char *name, const char *arg, const char *a, const char *b);
 
 /* ---- time / stop ------------------------------------------------------ */
 

@@ -36,20 +36,10 @@ static int handle(int id, const char *arg)
 {
 	switch (id) {
 	case OPT_PATTERN:
-		if (!strcmp(arg, "seq"))
-			rand_pattern = 0;
-		else if (!strcmp(arg, "rand"))
-			rand_pattern = 1;
-		else
-			usage_error("--pattern must be seq or rand, not '%s'", arg);
+		rand_pattern = parse_choice("pattern", arg, "seq", "rand");
 		return 0;
 	case OPT_ENGINE:
-		if (!strcmp(arg, "sync"))
-			use_aio = 0;
-		else if (!strcmp(arg, "aio"))
-			use_aio = 1;
-		else
-			usage_error("--engine must be sync or aio, not '%s'", arg);
+		use_aio = parse_choice("engine", arg, "sync", "aio");
 		return 0;
 	case OPT_VERIFY:
 		verify = 1;

@@ -53,12 +53,7 @@ static int handle(int id, const char *arg)
 {
 	switch (id) {
 	case OPT_MODE:
-		if (!strcmp(arg, "buffered"))
-			direct_mode = 0;
-		else if (!strcmp(arg, "direct"))
-			direct_mode = 1;
-		else
-			usage_error("--mode must be buffered or direct, not '%s'", arg);
+		direct_mode = parse_choice("mode", arg, "buffered", "direct");
 		return 0;
 	case OPT_FSYNC_EVERY:
 		return parse_int_arg("fsync-every", arg, 1, 1L << 30, &fsync_every);

@@ -49,13 +49,16 @@ done
 [ "$PLAN_FAULTS" != none ] && faults_arm
 
 # 3. stressors: device-bound ones split their device into equal regions
+# stressor I of the plan -> spec, name, opts and dev (the @DEVICE part)
+spec_of() {
+	eval "spec=\$PLAN_S$1"
+	name=${spec%% *} opts=${spec#"$name"} dev=''
+	case "$name" in *@*) dev=${name#*@} name=${name%@*} ;; esac
+}
 i=0
 while [ $i -lt "$PLAN_N" ]; do
 	i=$((i + 1))
-	eval "spec=\$PLAN_S$i"
-	name=${spec%% *} opts=${spec#"$name"}
-	dev=
-	case "$name" in *@*) dev=${name#*@} name=${name%@*} ;; esac
+	spec_of $i
 	eval "count_$dev=\$((\${count_$dev:-0} + 1))"
 	eval "slot_$i=\$count_$dev"
 done
@@ -63,10 +66,7 @@ pids=
 i=0
 while [ $i -lt "$PLAN_N" ]; do
 	i=$((i + 1))
-	eval "spec=\$PLAN_S$i"
-	name=${spec%% *} opts=${spec#"$name"}
-	dev=
-	case "$name" in *@*) dev=${name#*@} name=${name%@*} ;; esac
+	spec_of $i
 	seed=$((PLAN_SEED + i * 7919))
 	where=
 	if [ -n "$dev" ]; then
