@@ -96,19 +96,24 @@ boot_and_watch() {
 	cat "$mon.out" >"$run/monitor.log" 2>/dev/null &
 	mpid=$!
 
-	hang=''
+	hang='' silence=$SILENCE
 	last_size=0 last_change=$SECONDS done_at='' next_progress=$((SECONDS + ${PROGRESS:-30}))
 	while kill -0 "$qpid" 2>/dev/null; do
 		sleep 1
 		size=$(stat -c %s "$run/console.log")
 		if [ "$size" != "$last_size" ]; then last_size=$size; last_change=$SECONDS; fi
+		# after a kernel report the guest may be wedged (a deadlock with
+		# IRQs off prints nothing more): wait 60 s, not the full SILENCE
+		if [ "$silence" -gt 60 ] && grep -aqE '\] (BUG:|WARNING:|ODEBUG:|Kernel panic|general protection)' "$run/console.log"; then
+			silence=60
+		fi
 		if [ -z "$done_at" ] && grep -q '^RIG-DONE' "$run/results.log"; then done_at=$SECONDS; fi
 		if [ -n "$done_at" ] && [ $((SECONDS - done_at)) -gt 60 ]; then
 			hang="guest did not power off after its job"
 		elif [ $((SECONDS - last_change)) -ge "${BOOT_SILENCE:-60}" ] && ! grep -q '^RIG-BOOT' "$run/results.log"; then
 			hang="boot stalled before init ($((SECONDS - last_change)) s without console output)"
-		elif [ $((SECONDS - last_change)) -ge "$SILENCE" ]; then
-			hang="no console output for $SILENCE s"
+		elif [ $((SECONDS - last_change)) -ge "$silence" ]; then
+			hang="no console output for $silence s"
 		elif [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
 			hang="run exceeded its $TIMEOUT s limit"
 		fi
