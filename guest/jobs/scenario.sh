@@ -130,8 +130,19 @@ rc=0
 i=0
 while [ $i -lt "$PLAN_N" ]; do
 	i=$((i + 1)); eval "p=\$pid_$i; spec=\$PLAN_S$i"
-	wait "$p"; src=$?
 	name=${spec%% *}; name=${name%@*}
+	if kill -0 "$p" 2>/dev/null; then
+		# still there after SIGKILL: stuck in D state on I/O that never
+		# completes; waiting for it would hang the runner too
+		sleep 5
+		if kill -0 "$p" 2>/dev/null; then
+			rig_finding "hang: stressor $name stuck in uninterruptible I/O after the round"
+			echo w >/proc/sysrq-trigger
+			rc=1
+			continue
+		fi
+	fi
+	wait "$p"; src=$?
 	grep -E '^(result|summary) ' /tmp/s$i.out >&3
 	grep -h 'verify:' /tmp/s$i.out /tmp/s$i.err | head -5 >&3
 	case "$name:$src" in
