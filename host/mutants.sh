@@ -70,7 +70,7 @@ if [ "${CLEAN:-0}" = 1 ]; then
 		result=clean
 		if [ "$st" != clean ]; then
 			result=FLAGGED clean_all=0
-			title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3)
+			title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3 || true)
 		fi
 		printf '%-28s %-16s %-14s %-7s %6s %6s  %s\n' "series (no mutant)" control "$hunt" "$result" \
 			"$((SECONDS - t0))" "$rounds" "${title:--}" | tee -a "$table"
@@ -98,15 +98,15 @@ for p in "${all[@]}"; do
 			st=$(sed -n 's/^status=//p' "$s" 2>/dev/null || echo none)
 			if [ "$st" != clean ]; then
 				result=caught
-				title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3)
-				[ -n "$title" ] || title="check failed: $(grep -a -m1 '^not ok - ' "$LOGS/$id/$name-s$seed/results.log" | cut -c10-70)"
+				title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3 || true)
+				[ -n "$title" ] || title="check failed: $(grep -a -m1 '^not ok - ' "$LOGS/$id/$name-s$seed/results.log" | cut -c10-70 || true)"
 			fi
 		else
 			MUTANT_KO=$ko LOGS="$LOGS/$id" host/soak.sh "$hunt" "$BUDGET" "$seed" >/dev/null 2>&1 || true
 			s=$(ls -d "$LOGS/$id"/soak-*-"$hunt" 2>/dev/null | tail -n1)/summary
 			if [ "$(sed -n 's/^status=//p' "$s" 2>/dev/null)" = findings ]; then
 				result=caught
-				title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3)
+				title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3 || true)
 				secs=$(sed -n 's/^first_finding_s=//p' "$s")
 			fi
 			rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null || echo 0)
