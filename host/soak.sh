@@ -54,8 +54,9 @@ while [ $((SECONDS - start)) -lt "$secs" ]; do
 	r0=$SECONDS
 	RUN_ID="$id/r$(printf %03d "$round")" TIMEOUT=$((d + 400)) EXTRA_FILES="$tmp/plan $([ "$faults" = none ] || echo "$tmp/faults.sh")" \
 		host/run.sh scenario "RIG_SCENARIO=$(basename "${file%.scn}")" "RIG_SEED=$s" "RIG_DURATION=$d" \
-		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && echo 0 || echo 1)" >"$dir/round$round.out" 2>&1
-	rc=$?
+		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && echo 0 || echo 1)" 2>&1 |
+		tee "$dir/round$round.out" | grep --line-buffered -E '^\[[0-9:]+\] run .*: [0-9]+ s, ' >&2
+	rc=${PIPESTATUS[0]}
 	set -e
 	rm -rf "$tmp"
 	[ -f "$rdir/summary" ] || { cat "$dir/round$round.out" >&2; die "round $round did not produce a summary"; }
