@@ -103,7 +103,12 @@ struct step {
 	int invalid;
 	const char *name;	/* the scheduler name (valid) or the invalid string */
 	const char *suffix;	/* appended to valid names */
+	const char *key;	/* key_type set after a switch to cfq */
 };
+
+/* A fresh cfq starts with key_type pid; varying it exercises queues shared by
+ * several io_contexts (tgid, pgid, uid, gid keys) across switches. */
+static const char *const key_types[] = { "pid", "tgid", "pgid", "uid", "gid" };
 
 static struct step next_step(struct rng *r)
 {
@@ -118,6 +123,7 @@ static struct step next_step(struct rng *r)
 		s.name = scheds[rng_below(r, (uint64_t)nscheds)];
 		s.suffix = suffixes[rng_below(r, 3)];
 	}
+	s.key = key_types[rng_below(r, 5)];
 	return s;
 }
 
@@ -193,6 +199,18 @@ static void do_step(int idx, const struct step *s)
 			trim(cur);
 		fprintf(stderr, "switcher: %s: wrote '%s', read back '%s'\n", path, s->name,
 			n < 0 ? strerror(-n) : cur);
+		return;
+	}
+	if (!strcmp(s->name, "cfq")) {
+		/* .../queue/scheduler -> .../queue/iosched/key_type; a concurrent
+		 * switch may have removed it already: not an error */
+		char kpath[4200];
+		size_t l = strlen(path);
+
+		if (l > 9 && !strcmp(path + l - 9, "scheduler")) {
+			snprintf(kpath, sizeof(kpath), "%.*siosched/key_type", (int)(l - 9), path);
+			sysfs_write(kpath, s->key);
+		}
 	}
 }
 
