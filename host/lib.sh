@@ -7,6 +7,13 @@ FLAVOR=${FLAVOR:-debug}
 LOGS=${LOGS:-$RIG_ROOT/logs}
 export RIG_ROOT RIG_CACHE FLAVOR LOGS
 
+# Console lines that start a kernel report (after the "[time][caller] "
+# prefix): SPLAT_RE, reports after which the guest may be wedged; REPORT_RE,
+# every report. guest/jobs/scenario.sh carries its own copy of REPORT_RE.
+SPLAT_RE='BUG:|WARNING:|ODEBUG:|Kernel panic|general protection'
+REPORT_RE="$SPLAT_RE|INFO: task .* blocked|refcount_t:|watchdog: BUG|rcu: INFO"
+export SPLAT_RE REPORT_RE
+
 say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 2; }
 

@@ -104,7 +104,7 @@ boot_and_watch() {
 		if [ "$size" != "$last_size" ]; then last_size=$size; last_change=$SECONDS; fi
 		# after a kernel report the guest may be wedged (a deadlock with
 		# IRQs off prints nothing more): wait 60 s, not the full SILENCE
-		if [ "$silence" -gt 60 ] && grep -aqE '\] (BUG:|WARNING:|ODEBUG:|Kernel panic|general protection)' "$run/console.log"; then
+		if [ "$silence" -gt 60 ] && grep -aqE "\] ($SPLAT_RE)" "$run/console.log"; then
 			silence=60
 		fi
 		if [ -z "$done_at" ] && grep -q '^RIG-DONE' "$run/results.log"; then done_at=$SECONDS; fi

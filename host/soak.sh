@@ -34,7 +34,7 @@ say "soak $id: scenario $(basename "$file"), $secs s in rounds of up to $scn_dur
 start=$SECONDS round=0 ops=0 status=clean first_s=''
 # guest uptime of the first kernel report or rig finding in a console log
 first_report_uptime() {
-	grep -a -m1 -E '\] (BUG:|WARNING:|INFO: task .* blocked|ODEBUG:|Kernel panic|general protection|refcount_t:|watchdog: BUG|rcu: INFO|RIG-FINDING)' "$1" |
+	grep -a -m1 -E "\] ($REPORT_RE|RIG-FINDING)" "$1" |
 		sed -n 's/^\[ *\([0-9]*\)\..*/\1/p'
 }
 while [ $((SECONDS - start)) -lt "$secs" ]; do

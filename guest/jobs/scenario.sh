@@ -111,6 +111,7 @@ while :; do
 		break
 	fi
 	# soak and mutant hunting: end the round at the first kernel report
+	# (the same list as REPORT_RE in host/lib.sh)
 	if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ] &&
 		dmesg | grep -q -E '\] (BUG:|WARNING:|INFO: task .* blocked|ODEBUG:|Kernel panic|general protection|refcount_t:|watchdog: BUG|rcu: INFO)'; then
 		sleep 5
