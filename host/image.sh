@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build what the guest boots besides the kernel:
 #   base.cpio   busybox, the rig's static stressors, kernel modules and the
-#               test-only rig_splat module (the guest scripts and the run's
+#               test-only modules of guest/modules (the guest scripts and the run's
 #               settings come per run, appended by host/run.sh);
 #   tools.img   ext4 image with Debian's fio and stress-ng and the shared
 #               libraries they need (attached read-only as /dev/vda; loading
@@ -17,12 +17,16 @@ mkdir -p "$out"
 # 1. static stressors
 make -s -C "$RIG_ROOT/stress" >/dev/null || die "stressors did not build (make -C stress)"
 
-# 2. test-only positive-control module, built against this kernel
-ext="$build/extmod/rig_splat"
-mkdir -p "$ext"
-cp "$RIG_ROOT"/guest/modules/rig_splat/{rig_splat.c,Kbuild} "$ext/"
-make -s -C "$(kernel_tree)" O="$build" M="$ext" modules >"$ext/build.log" 2>&1 ||
-	{ cat "$ext/build.log" >&2; die "rig_splat module did not build"; }
+# 2. test-only modules (guest/modules/*: the positive controls, the
+#    emulated rotating disk), built against this kernel
+for src in "$RIG_ROOT"/guest/modules/*/; do
+	m=$(basename "$src")
+	ext="$build/extmod/$m"
+	mkdir -p "$ext"
+	cp "$src"/*.c "$src"/Kbuild "$ext/"
+	make -s -C "$(kernel_tree)" O="$build" M="$ext" modules >"$ext/build.log" 2>&1 ||
+		{ cat "$ext/build.log" >&2; die "test module $m did not build (guest/modules/$m)"; }
+done
 
 # 3. base initramfs
 root="$out/root"
@@ -32,7 +36,7 @@ cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$RIG_ROOT"/stress/bin/* "$root/rig/bin/"
 cp -a "$build/modroot/lib/modules" "$root/lib/"
-cp "$ext/rig_splat.ko" "$root/rig/modules/"
+cp "$build"/extmod/*/*.ko "$root/rig/modules/"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$out/base.cpio"
 
 # 4. tools disk, rebuilt only when the tools change

@@ -59,3 +59,9 @@ run_with_progress() {
 	done
 	wait "$pid"
 }
+
+# fault set names ("a b", or none) -> their files faults/NAME.flt
+fault_files() {
+	local f
+	for f in $1; do [ "$f" = none ] || echo "$RIG_ROOT/faults/$f.flt"; done
+}

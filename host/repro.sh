@@ -35,7 +35,8 @@ host/scenario.sh plan "$file" "$seed" "$dur" >"$dir/plan"
 faults=$(sed -n "s/^PLAN_FAULTS='\(.*\)'/\1/p" "$dir/plan")
 extra="$dir/plan"
 if [ "$faults" != none ]; then
-	host/faults.sh guest "$RIG_ROOT/faults/$faults.flt" >"$dir/faults.sh"
+	# shellcheck disable=SC2046 # fault set names are plain words
+	host/faults.sh guest $(fault_files "$faults") >"$dir/faults.sh"
 	extra="$extra $dir/faults.sh"
 fi
 d=$(sed -n "s/^PLAN_DURATION='\(.*\)'/\1/p" "$dir/plan")

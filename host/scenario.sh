@@ -11,7 +11,8 @@
 #   scheduler = cfq | mq-deadline | kyber | bfq | none   on every test device
 #   nullb     = MODULE-PARAMS          null_blk parameters (queue_mode=2 irqmode=2 ...)
 #   sdebug    = MODULE-PARAMS          scsi_debug parameters (dev_size_mb=256 ...)
-#   faults    = NAME                   a fault set faults/NAME.flt (none: no faults)
+#   faults    = NAME ...               fault sets faults/NAME.flt, armed together
+#                                      (none: no faults; all: every set)
 #   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is one of stress/*.c,
 #               stress-ng or fio; @DEVICE picks virtio, nullb or sdebug
 set -euo pipefail
@@ -62,9 +63,7 @@ parse() {
 		nullb | sdebug) [[ "$val" =~ ^([a-z_]+=[0-9a-z,_]+[[:space:]]*)*$ ]] ||
 			{ fail "$key parameters must be name=value words (got '$val')"; return 2; }
 			printf -v "$key" '%s' "$val" ;;
-		faults) [ "$val" = none ] || [ -f "$RIG_ROOT/faults/$val.flt" ] ||
-			{ fail "no fault set faults/$val.flt"; return 2; }
-			faults=$val ;;
+		faults) faults=$(fault_list "$val") || { fail "$faults"; return 2; } ;;
 		stressor) name=${val%% *} dev=''
 			[[ "$name" == *@* ]] && dev=${name#*@} name=${name%@*}
 			in_list "$name" "$STRESSORS" || { fail "unknown stressor '$name' (choose from: $STRESSORS)"; return 2; }
@@ -82,7 +81,23 @@ parse() {
 		[[ "$name" == *@* ]] && dev=${name#*@}
 		[ -z "$dev" ] || in_list "$dev" "$devices" || { fail "stressor uses @$dev but devices = $devices"; return 2; }
 	done
-	if [ "$faults" != none ]; then "$RIG_ROOT/host/faults.sh" check "$RIG_ROOT/faults/$faults.flt" || return 2; fi
+	# shellcheck disable=SC2046 # fault set names are plain words
+	if [ "$faults" != none ]; then "$RIG_ROOT/host/faults.sh" check $(fault_files "$faults") || return 2; fi
+}
+
+# "a b", "all" or "none" -> the checked list of set names on stdout, or a
+# reason on stdout and status 1
+fault_list() {
+	local v=$1 f out=''
+	[ "$v" = all ] && v=$(cd "$RIG_ROOT/faults" && ls -- *.flt | sed 's/\.flt$//' | tr '\n' ' ')
+	[ -n "${v// /}" ] || { echo "faults is empty (use none)"; return 1; }
+	for f in $v; do
+		[ "$f" = none ] && { [ "$(echo $v)" = none ] || { echo "none cannot be combined with other fault sets"; return 1; }; }
+		[ "$f" = none ] || [ -f "$RIG_ROOT/faults/$f.flt" ] || { echo "no fault set faults/$f.flt"; return 1; }
+		in_list "$f" "$out" && { echo "fault set '$f' named twice"; return 1; }
+		out="$out $f"
+	done
+	echo "${out# }"
 }
 
 cmd=${1:-}
@@ -94,11 +109,11 @@ plan)
 	[ -n "$s" ] || s=${seed:-}
 	[ -n "$s" ] || s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 	[ -n "$d" ] && { d=$(to_seconds "$d") || die "DURATION '$4' is not a time (60, 90s, 5m, 1h)"; }
-	# FAULTS=name overrides the scenario's fault set (make test, repro)
+	# FAULTS="a b" overrides the scenario's fault sets (make test, repro)
 	if [ -n "${FAULTS:-}" ]; then
-		[ "$FAULTS" = none ] || [ -f "$RIG_ROOT/faults/$FAULTS.flt" ] || die "no fault set faults/$FAULTS.flt"
-		faults=$FAULTS
-		[ "$faults" = none ] || "$RIG_ROOT/host/faults.sh" check "$RIG_ROOT/faults/$faults.flt" || exit 2
+		faults=$(fault_list "$FAULTS") || die "FAULTS: $faults"
+		# shellcheck disable=SC2046 # fault set names are plain words
+		[ "$faults" = none ] || "$RIG_ROOT/host/faults.sh" check $(fault_files "$faults") || exit 2
 	fi
 	echo "PLAN_SCENARIO='$(basename "${2%.scn}")'"
 	echo "PLAN_SEED='$s'"

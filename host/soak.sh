@@ -45,7 +45,8 @@ while [ $((SECONDS - start)) -lt "$secs" ]; do
 	if [ "$round" -gt 1 ] || [ -z "$s" ]; then s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' '); fi
 	host/scenario.sh plan "$file" "$s" "$d" >"$dir/plan.r$round"
 	faults=$(sed -n "s/^PLAN_FAULTS='\(.*\)'/\1/p" "$dir/plan.r$round")
-	[ "$faults" = none ] || host/faults.sh guest "$RIG_ROOT/faults/$faults.flt" >"$dir/faults.r$round.sh"
+	# shellcheck disable=SC2046 # fault set names are plain words
+	[ "$faults" = none ] || host/faults.sh guest $(fault_files "$faults") >"$dir/faults.r$round.sh"
 	rdir="$dir/r$(printf %03d "$round")"
 	tmp=$(mktemp -d); cp "$dir/plan.r$round" "$tmp/plan"
 	[ "$faults" = none ] || cp "$dir/faults.r$round.sh" "$tmp/faults.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test: run every test group, count "ok - " / "not ok - " lines and
 # print the closing line "N passed, N failed". Exit 0 iff nothing failed.
-# ONLY=group,group runs a subset (groups: static classifier stress controls
+# ONLY=group,group runs a subset (groups: static inputs classifier stress controls
 # clean cfq smoke faults mutant).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -34,6 +34,7 @@ group() {
 }
 
 group static     tests/static.sh
+group inputs     tests/inputs.sh
 group classifier tests/classifier-test.sh
 group stress     tests/stress-selftest.sh
 group controls   tests/guest-controls.sh

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Bad input gets a clear error before anything boots: scenario files, fault
+# sets, command-line settings. Each case asserts the exit status (2) and the
+# reason printed; the good cases assert what the plan contains.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and prints PATTERN
+expect() {
+	local name=$1 want=$2 pat=$3 out rc
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qE -- "$pat" <<<"$out"; then
+		echo "ok - inputs: $name"
+	else
+		echo "not ok - inputs: $name (exit $rc, want $want and /$pat/)"
+		sed 's/^/#   /' <<<"$out" | head -5
+	fi
+}
+
+scn() { # NAME LINES... -> a scenario file in $tmp
+	local f="$tmp/$1.scn"
+	shift
+	printf '%s\n' "$@" >"$f"
+	echo "$f"
+}
+base=("duration = 30" "devices = virtio nullb" "stressor = readers@virtio")
+
+f=$(scn good "${base[@]}" "faults = io-errors timeouts")
+expect "faults list form plans both sets" 0 "^PLAN_FAULTS='io-errors timeouts'$" host/scenario.sh plan "$f" 7
+f=$(scn all "${base[@]}" "faults = all")
+expect "faults = all plans every set" 0 "^PLAN_FAULTS='$(cd faults && echo *.flt | sed 's/\.flt//g')'$" \
+	host/scenario.sh plan "$f" 7
+expect "FAULTS= overrides the scenario's sets" 0 "^PLAN_FAULTS='alloc'$" env FAULTS=alloc host/scenario.sh plan "$f" 7
+expect "seed and duration from the command line" 0 "PLAN_SEED='42'" host/scenario.sh plan "$f" 42 5m
+expect "duration 5m is 300 s" 0 "PLAN_DURATION='300'" host/scenario.sh plan "$f" 42 5m
+
+f=$(scn nofault "${base[@]}" "faults = io-errors bogus")
+expect "unknown fault set: file, line, name" 2 "nofault.scn:4: no fault set faults/bogus.flt" host/scenario.sh check "$f"
+f=$(scn twice "${base[@]}" "faults = alloc alloc")
+expect "fault set named twice" 2 "twice.scn:4: fault set 'alloc' named twice" host/scenario.sh check "$f"
+f=$(scn nonemix "${base[@]}" "faults = none alloc")
+expect "none combined with a set" 2 "nonemix.scn:4: none cannot be combined" host/scenario.sh check "$f"
+f=$(scn sched "${base[@]}" "scheduler = cfq2")
+expect "unknown scheduler" 2 "sched.scn:4: unknown scheduler 'cfq2'" host/scenario.sh check "$f"
+f=$(scn stressor "duration = 30" "stressor = readrs@virtio")
+expect "unknown stressor" 2 "stressor.scn:2: unknown stressor 'readrs'" host/scenario.sh check "$f"
+f=$(scn dev "duration = 30" "devices = virtio" "stressor = readers@nullb")
+expect "stressor on a device not set up" 2 "dev.scn:3: stressor uses @nullb but devices = virtio" host/scenario.sh check "$f"
+f=$(scn dur "duration = soon" "stressor = readers")
+expect "bad duration" 2 "dur.scn:1: duration 'soon' is not a time" host/scenario.sh check "$f"
+f=$(scn nodur "stressor = readers")
+expect "missing duration" 2 "nodur.scn:0: missing 'duration'" host/scenario.sh check "$f"
+f=$(scn key "${base[@]}" "colour = blue")
+expect "unknown key" 2 "key.scn:4: unknown key 'colour'" host/scenario.sh check "$f"
+f=$(scn quote "duration = 30" "stressor = readers --x 'a'")
+expect "quotes in stressor options" 2 "quote.scn:2: quotes are not allowed" host/scenario.sh check "$f"
+expect "missing scenario file" 2 "no such scenario" host/scenario.sh check "$tmp/none.scn"
+expect "FAULTS= with an unknown set" 2 "FAULTS: no fault set faults/nope.flt" env FAULTS="alloc nope" host/scenario.sh plan "$tmp/good.scn" 1
+expect "bad DURATION on the command line" 2 "DURATION 'x1' is not a time" host/scenario.sh plan "$tmp/good.scn" 1 x1
+
+flt() { printf '%s\n' "$2" >"$tmp/$1.flt"; echo "$tmp/$1.flt"; }
+expect "fault: unknown fault" 2 "f1.flt:1: unknown fault 'fail_everything'" host/faults.sh check "$(flt f1 'fail_everything probability=1')"
+expect "fault: probability out of range" 2 "f2.flt:1: probability must be 0..100" host/faults.sh check "$(flt f2 'failslab probability=101')"
+expect "fault: unknown knob" 2 "f3.flt:1: unknown knob 'speed' for failslab" host/faults.sh check "$(flt f3 'failslab speed=3')"
+expect "fault: target missing" 2 "f4.flt:1: fail_make_request needs target=DEV" host/faults.sh check "$(flt f4 'fail_make_request probability=1')"
+expect "fault: bad target" 2 "f5.flt:1: target must be virtio, nullb or sdebug" host/faults.sh check "$(flt f5 'fail_io_timeout target=sda')"
+expect "fault: not knob=value" 2 "f6.flt:1: expected knob=value, got 'oops'" host/faults.sh check "$(flt f6 'failslab oops')"
+expect "fault: null_blk knob format" 2 "f7.flt:1: timeout must be interval,probability,space,times" host/faults.sh check "$(flt f7 'nullb timeout=1,2')"
+expect "fault: same fault in two armed sets" 2 "f8.flt:1: fail_make_request is already set by faults/io-errors.flt" \
+	host/faults.sh check faults/io-errors.flt "$(flt f8 'fail_make_request target=nullb probability=1')"
+expect "fault: all sets together generate guest code" 0 "^faults_arm\(\) \{" host/faults.sh guest faults/*.flt
+
+expect "run: unknown job" 2 "unknown job 'nojob'" host/run.sh nojob
+expect "run: bad guest setting" 2 "guest setting must look like RIG_NAME=value" host/run.sh probe seed=3
+expect "run: bad TIMEOUT" 2 "TIMEOUT must be a positive number" env TIMEOUT=-5 host/run.sh probe
+expect "soak: unknown scenario" 2 "unknown scenario 'nosuch'" host/soak.sh nosuch 1m
+expect "repro: N must be a number" 2 "N must be a positive number" host/repro.sh smoke 1 x
+expect "flavor: unknown FLAVOR" 2 "unknown FLAVOR 'turbo'" env FLAVOR=turbo host/kernel.sh
