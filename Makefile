@@ -32,11 +32,12 @@ guest: kernel stress
 boot: guest
 	@host/run.sh probe
 
-## soak     run scenarios back to back: SCENARIO=mix DURATION=30m SEED=
+## soak     run scenarios back to back: SCENARIO=mix DURATION=30m SEED= [FAULTS=all]
 soak: guest
 	@host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
 
 ## repro    re-run a round N times: RUN=soak-.../r001 N=3, or SCENARIO=x SEED=n N=3
+##          MINIMIZE=1: then drop stressors and fault sets while it still reproduces
 N ?= 3
 repro: guest
 	@if [ -n "$(RUN)" ]; then host/repro.sh "$(RUN)" "$(N)"; \

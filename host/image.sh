@@ -21,6 +21,7 @@ make -s -C "$RIG_ROOT/stress" >/dev/null || die "stressors did not build (make -
 #    emulated rotating disk), built against this kernel
 for src in "$RIG_ROOT"/guest/modules/*/; do
 	m=$(basename "$src")
+	[ -f "$src/Kbuild" ] && compgen -G "$src/*.c" >/dev/null || continue
 	ext="$build/extmod/$m"
 	mkdir -p "$ext"
 	cp "$src"/*.c "$src"/Kbuild "$ext/"

@@ -1,64 +1,143 @@
 #!/usr/bin/env bash
-# Re-run a recorded round (same kernel inputs, scenario, faults and seed)
-# N times and report how often its finding comes back, and how fast.
+# Re-run a recorded round (same kernel, plan, faults, seed and, for a mutant
+# hunt, the same scheduler module) N times and report how often its finding
+# comes back, and how fast. MINIMIZE=1 then drops stressors and fault sets
+# one at a time while the finding still comes back, and prints the smallest
+# scenario that still shows it (saved as minimal.scn).
 #
-# usage: host/repro.sh RUN N              RUN: a round directory under logs/
+# usage: host/repro.sh RUN [N]            RUN: a round directory under logs/
 #                                         (e.g. soak-...-mix/r003) or its summary
-#        host/repro.sh SCENARIO SEED N [DURATION]
+#        host/repro.sh SCENARIO SEED [N] [DURATION]   SCENARIO: a name in
+#                                         stress/scenarios/ or a .scn file
+# environment: TITLE (the finding to look for; default: the recorded one, or
+#   any finding), MINIMIZE=1, TRIES (runs per minimizing step, default 2)
 # exit: 0 when the finding reproduced at least once (or, with no finding to
 # look for, when every run was clean), 1 otherwise, 2 on bad input.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-if [ -d "$LOGS/${1:-}" ] || [ -f "${1:-}" ]; then
+recorded='' mutant='' title=${TITLE:-}
+if [ -d "$LOGS/${1:-}" ] || [ -d "${1:-}" ] || [ -f "${1:-}" ]; then
 	run=$1; [ -d "$LOGS/$run" ] && run="$LOGS/$run"; [ -f "$run" ] && run=$(dirname "$run")
 	[ -f "$run/summary" ] || die "$run has no summary"
 	scn=$(sed -n 's/^scenario=//p' "$run/summary")
 	seed=$(sed -n 's/^seed=//p' "$run/summary")
 	dur=$(sed -n 's/^duration=//p' "$run/summary")
-	title=$(grep -P '^finding\t' "$run/summary" | head -n1 | cut -f3)
+	[ -n "$title" ] || title=$(grep -P '^finding\t' "$run/summary" | head -n1 | cut -f3 || true)
+	[ -f "$run/files/plan" ] && recorded=$run/files
+	[ -f "$run/files/cfq-iosched.ko" ] && mutant=$run/files/cfq-iosched.ko
 	n=${2:-3}
 else
-	scn=${1:?usage: host/repro.sh RUN N | SCENARIO SEED N [DURATION]}
+	scn=${1:?usage: host/repro.sh RUN [N] | SCENARIO SEED [N] [DURATION]}
 	seed=${2:?SEED missing}
-	n=${3:-3} dur=${4:-} title=${TITLE:-}
+	n=${3:-3} dur=${4:-}
 fi
 [ -n "$scn" ] && [ -n "$seed" ] || die "cannot tell scenario and seed of '$1'"
 [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || die "N must be a positive number (got '$n')"
-file="$RIG_ROOT/stress/scenarios/$scn.scn"
-host/scenario.sh check "$file" || exit 2
+TRIES=${TRIES:-2}
+[[ "$TRIES" =~ ^[1-9][0-9]*$ ]] || die "TRIES must be a positive number (got '$TRIES')"
+file=$scn
+[[ "$file" == */* || "$file" == *.scn ]] || file="$RIG_ROOT/stress/scenarios/$scn.scn"
+if [ -z "$recorded" ]; then host/scenario.sh check "$file" || exit 2; fi
 
-id="repro-$(date +%Y%m%d-%H%M%S)-$scn"
+id="repro-$(date +%Y%m%d-%H%M%S)-$(basename "${scn%.scn}")"
 dir="$LOGS/$id"
 mkdir -p "$dir"
-host/scenario.sh plan "$file" "$seed" "$dur" >"$dir/plan"
-faults=$(sed -n "s/^PLAN_FAULTS='\(.*\)'/\1/p" "$dir/plan")
-extra="$dir/plan"
-if [ "$faults" != none ]; then
+
+# a plan (and its faults) in directory $1: the recorded one, or made from a
+# scenario file $2
+make_plan() {
+	local to=$1 from=$2 faults
+	mkdir -p "$to"
+	if [ -z "$from" ]; then
+		cp "$recorded/plan" "$to/plan"
+		[ ! -f "$recorded/faults.sh" ] || cp "$recorded/faults.sh" "$to/faults.sh"
+		return
+	fi
+	host/scenario.sh plan "$from" "$seed" "$dur" >"$to/plan" || exit 2
+	faults=$(sed -n "s/^PLAN_FAULTS='\(.*\)'/\1/p" "$to/plan")
 	# shellcheck disable=SC2046 # fault set names are plain words
-	host/faults.sh guest $(fault_files "$faults") >"$dir/faults.sh"
-	extra="$extra $dir/faults.sh"
-fi
-d=$(sed -n "s/^PLAN_DURATION='\(.*\)'/\1/p" "$dir/plan")
-say "repro $id: scenario $scn, seed $seed, $d s, $n runs; looking for: ${title:-any finding}"
-hits=0 clean=0 times=
-for i in $(seq "$n"); do
+	[ "$faults" = none ] || host/faults.sh guest $(fault_files "$faults") >"$to/faults.sh"
+}
+
+# one run of the plan in $1 (label $2): 0 when the finding came back
+attempt() {
+	local p=$1 label=$2 d extra s st
+	d=$(sed -n "s/^PLAN_DURATION='\(.*\)'/\1/p" "$p/plan")
+	extra="$p/plan"; [ ! -f "$p/faults.sh" ] || extra="$extra $p/faults.sh"
 	t0=$SECONDS
-	RUN_ID="$id/run$i" TIMEOUT=$((d + 400)) EXTRA_FILES="$extra" host/run.sh scenario \
-		"RIG_SCENARIO=$scn" "RIG_SEED=$seed" "RIG_DURATION=$d" >"$dir/run$i.out" 2>&1 || true
-	s="$dir/run$i/summary"
+	RUN_ID="$id/$label" TIMEOUT=$((d + 400)) EXTRA_FILES="$extra" MUTANT_KO=$mutant host/run.sh scenario \
+		"RIG_SCENARIO=$(sed -n "s/^PLAN_SCENARIO='\(.*\)'/\1/p" "$p/plan")" "RIG_SEED=$seed" \
+		"RIG_DURATION=$d" RIG_STOP_ON_SPLAT=1 >"$dir/$label.out" 2>&1 || true
+	s="$dir/$label/summary"
 	st=$(sed -n 's/^status=//p' "$s" 2>/dev/null || echo none)
-	if [ -n "$title" ] && grep -qF -- "$title" "$s" 2>/dev/null; then
+	say "repro $id: $label: $st${title:+, $(grep -qF -- "$title" "$s" 2>/dev/null && echo found || echo "not found")}"
+	if [ -n "$title" ]; then grep -qF -- "$title" "$s" 2>/dev/null; else [ "$st" != clean ]; fi
+}
+
+make_plan "$dir/plan" "$([ -n "$recorded" ] || echo "$file")"
+d=$(sed -n "s/^PLAN_DURATION='\(.*\)'/\1/p" "$dir/plan/plan")
+say "repro $id: scenario $scn, seed $seed, $d s, $n runs${mutant:+, mutant $(sed -n 's/^mutant=//p' "$run/summary")}; looking for: ${title:-any finding}"
+hits=0 clean=0 times=''
+for i in $(seq "$n"); do
+	if attempt "$dir/plan" "run$i"; then
 		hits=$((hits + 1)); times="$times $((SECONDS - t0))"
-	elif [ -z "$title" ] && [ "$st" != clean ]; then
-		hits=$((hits + 1)); times="$times $((SECONDS - t0))"
-	elif [ "$st" = clean ]; then clean=$((clean + 1)); fi
-	say "repro $id: run $i: $st"
+	elif grep -q '^status=clean' "$dir/run$i/summary" 2>/dev/null; then clean=$((clean + 1)); fi
 done
+
+# minimizing: the plan as a scenario, then drop one stressor or fault set at
+# a time, keeping each drop after which the finding still comes back
+minimal=''
+if [ "${MINIMIZE:-0}" = 1 ] && [ "$hits" -gt 0 ]; then
+	[ -n "$title" ] || title=$(grep -hP '^finding\t' "$dir"/run*/summary | head -n1 | cut -f3)
+	v() { sed -n "s/^PLAN_$1='\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$dir/plan/plan"; }
+	faults=$(v FAULTS)
+	mapfile -t st < <(for i in $(seq "$(v N)"); do v "S$i"; done)
+	scn_text() { # stressor list (indices into st) and fault sets -> scenario text
+		local k
+		echo "# minimal scenario of $id (seed $seed): $title"
+		echo "duration  = $(v DURATION)"
+		echo "seed      = $seed"
+		echo "devices   = $(v DEVICES)"
+		echo "scheduler = $(v SCHED)"
+		[ -z "$(v NULLB)" ] || echo "nullb     = $(v NULLB)"
+		[ -z "$(v SDEBUG)" ] || echo "sdebug    = $(v SDEBUG)"
+		echo "faults    = ${2:-none}"
+		for k in $1; do echo "stressor  = ${st[$k]}"; done
+	}
+	keep=$(seq 0 $((${#st[@]} - 1)) | tr '\n' ' ')
+	step=0
+	try() { # keep faults -> 0 if the finding still comes back
+		local t
+		step=$((step + 1))
+		scn_text "$1" "$2" >"$dir/step$step.scn"
+		make_plan "$dir/step$step" "$dir/step$step.scn"
+		for t in $(seq "$TRIES"); do attempt "$dir/step$step" "step$step-try$t" && return 0; done
+		return 1
+	}
+	for k in $keep; do
+		[ "$(wc -w <<<"$keep")" -gt 1 ] || break
+		cand=$(tr ' ' '\n' <<<"$keep" | grep -vx "$k" | tr '\n' ' ')
+		if try "$cand" "$faults"; then keep=$cand; say "repro $id: not needed: stressor ${st[$k]}"; fi
+	done
+	for f in $faults; do
+		[ "$f" != none ] || continue
+		cand=$(tr ' ' '\n' <<<"$faults" | grep -vx "$f" | tr '\n' ' ' | sed 's/ *$//')
+		if try "$keep" "${cand:-none}"; then faults=${cand:-none}; say "repro $id: not needed: fault set $f"; fi
+	done
+	scn_text "$keep" "$faults" >"$dir/minimal.scn"
+	minimal="$dir/minimal.scn"
+fi
+
 echo "========================================================================"
-echo " repro $id: scenario $scn seed $seed"
+echo " repro $id: scenario $scn seed $seed${mutant:+ (mutant module of the recorded run)}"
 echo " finding: ${title:-any}"
 echo " reproduced $hits of $n runs (clean $clean); wall seconds per hit:${times:- none}"
+if [ -n "$minimal" ]; then
+	echo " minimal scenario after $step steps ($TRIES tries each): $minimal"
+	grep -v '^#' "$minimal" | sed 's/^/   /'
+	echo " run it: make repro SCENARIO=$minimal SEED=$seed"
+fi
 echo " logs: $dir"
 echo "========================================================================"
 if [ -n "$title" ] || [ "$hits" -gt 0 ]; then [ "$hits" -gt 0 ]; else [ "$clean" = "$n" ]; fi

@@ -40,13 +40,16 @@ rm -rf "$r" && mkdir -p "$r/rig/jobs" "$r/rig/files"
 install -m 755 "$RIG_ROOT/guest/init" "$r/init"
 cp "$RIG_ROOT/guest/lib.sh" "$r/rig/"
 cp "$RIG_ROOT"/guest/jobs/*.sh "$r/rig/jobs/"
-for f in ${EXTRA_FILES:-}; do cp "$f" "$r/rig/files/"; done
+# the run keeps its files (plan, faults) so host/repro.sh can replay it
+mkdir -p "$run/files"
+for f in ${EXTRA_FILES:-}; do cp "$f" "$r/rig/files/" && cp "$f" "$run/files/"; done
 # MUTANT_KO: a cfq-iosched.ko built from a mutant (host/mutants.sh) replaces
 # the series' module (a later cpio member overwrites an earlier one)
 if [ -n "${MUTANT_KO:-}" ]; then
 	[ -f "$MUTANT_KO" ] || die "MUTANT_KO: no such module '$MUTANT_KO'"
 	kdir="$r/lib/modules/$(cat "$build/include/config/kernel.release")/kernel/block"
 	mkdir -p "$kdir" && cp "$MUTANT_KO" "$kdir/cfq-iosched.ko"
+	cp "$MUTANT_KO" "$run/files/cfq-iosched.ko"
 fi
 {
 	echo "RIG_JOB=$job"
@@ -150,4 +153,6 @@ rm -f "$mon.in" "$mon.out" "$run/initrd"
 sed -i "s/\r$//" "$run/results.log" "$run/console.log"
 
 exec "$RIG_ROOT/host/summarize.sh" "$run" "wall=$wall" "accel=$accel" "kernel=$kernel_hash" \
-	"series=$series" "flavor=$FLAVOR" "job=$job"
+	"series=$series" "flavor=$FLAVOR" "job=$job" \
+	${MUTANT_KO:+"mutant=$(basename "$(dirname "$(dirname "$MUTANT_KO")")")"} \
+	$(sed -n "s/^PLAN_FAULTS='\(.*\)'/faults=\1/p" "$run/files/plan" 2>/dev/null | tr ' ' ,)

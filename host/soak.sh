@@ -101,7 +101,8 @@ if [ -f "$dir/findings" ]; then
 	echo " first finding after ${first_s} s"
 	awk -F'\t' '!seen[$2]++ {printf "   [%s] %s  (%s, seed %s)\n", $1, $2, $3, $4}' "$dir/findings" | head -15
 	r=$(head -n1 "$dir/findings" | cut -f4)
-	echo " reproduce: make repro SCENARIO=$(basename "${file%.scn}") SEED=$r"
+	echo " reproduce: make repro RUN=${dir#"$LOGS"/}/$(head -n1 "$dir/findings" | cut -f3) N=3   (MINIMIZE=1: smallest scenario)"
+	echo "       or:  make repro SCENARIO=$(basename "${file%.scn}") SEED=$r"
 fi
 echo " logs: $dir"
 echo "========================================================================"

@@ -2,7 +2,7 @@
 # make test: run every test group, count "ok - " / "not ok - " lines and
 # print the closing line "N passed, N failed". Exit 0 iff nothing failed.
 # ONLY=group,group runs a subset (groups: static inputs classifier stress controls
-# clean cfq smoke faults mutant).
+# clean cfq smoke faults repro mutant).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 stamp=$(date +%Y%m%d-%H%M%S)
@@ -42,6 +42,7 @@ group clean      tests/guest-clean.sh
 group cfq        tests/guest-cfq.sh
 group smoke      tests/guest-smoke.sh
 group faults     tests/guest-faults.sh
+group repro      tests/guest-repro.sh
 group mutant     tests/guest-mutant.sh
 
 echo "logs: $out"

@@ -48,6 +48,27 @@ done
 # 2. faults (those limited by task-filter hit only the stressors' tasks)
 [ "$PLAN_FAULTS" != none ] && faults_arm
 
+# the positive-control stressor: a real kernel report of the kind asked for
+# (guest/modules/rig_splat) after --after seconds, so the rig's own path
+# from report to finding to repro can be checked end to end
+splat() {
+	kind=lockdep after=5
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--kind) kind=$2; shift ;;
+		--after) after=$2; shift ;;
+		--duration | --seed) shift ;;
+		*) echo "splat: unknown option $1" >&2; return 2 ;;
+		esac
+		shift
+	done
+	sleep "$after"
+	[ -e /sys/kernel/debug/rig_splat ] || insmod /rig/modules/rig_splat.ko || return 2
+	echo "$kind" >/sys/kernel/debug/rig_splat || return 2
+	echo "result stressor=splat client=0 ops=1 bytes=0 errors=0 verify_fail=0 lat_max_us=0 lat_p99_us=0"
+	echo "summary stressor=splat seed=0 clients=1 ops=1 errors=0 verify_fail=0 status=ok"
+}
+
 # 3. stressors: device-bound ones split their device into equal regions
 # stressor I of the plan -> spec, name, opts and dev (the @DEVICE part)
 spec_of() {
@@ -84,6 +105,7 @@ while [ $i -lt "$PLAN_N" ]; do
 	rig_log "stressor $i: $cmd"
 	(
 		[ "$FAULT_TASK_FILTER" = 1 ] && echo 1 >/proc/self/make-it-fail
+		[ "$name" = splat ] && { splat $opts >/tmp/s$i.out 2>/tmp/s$i.err; exit; }
 		exec $cmd >/tmp/s$i.out 2>/tmp/s$i.err
 	) &
 	eval "pid_$i=$!"
