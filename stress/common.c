@@ -25,6 +25,7 @@ struct common_opts opt = {
 	.bs = 4096,
 	.qd = 8,
 	.sysfs_root = "/sys",
+	.stall_s = 60,
 };
 const char *stressor_name = "?";
 volatile sig_atomic_t stop_requested;
@@ -33,7 +34,7 @@ static int seed_given;
 
 enum {
 	O_DURATION = 1, O_SEED, O_CLIENTS, O_DEV, O_SIZE, O_OFFSET, O_BS, O_QD, O_VERBOSE,
-	O_HELP, O_ALLOW_ERRORS, O_PRINT_PLAN, O_DRY_RUN, O_SYSFS_ROOT,
+	O_HELP, O_ALLOW_ERRORS, O_PRINT_PLAN, O_DRY_RUN, O_SYSFS_ROOT, O_STALL,
 };
 
 static const struct option common_long[] = {
@@ -51,6 +52,7 @@ static const struct option common_long[] = {
 	{ "print-plan", required_argument, NULL, O_PRINT_PLAN },
 	{ "dry-run", no_argument, NULL, O_DRY_RUN },
 	{ "sysfs-root", required_argument, NULL, O_SYSFS_ROOT },
+	{ "stall-s", required_argument, NULL, O_STALL },
 };
 
 static const char common_help[] =
@@ -67,6 +69,7 @@ static const char common_help[] =
 	"  --print-plan N      print the first N random choices and exit\n"
 	"  --dry-run           privileged stressors: show targets and plan, change nothing\n"
 	"  --sysfs-root DIR    directory standing in for /sys (default /sys)\n"
+	"  --stall-s SEC       report a client without progress this long (default 60, 0 off)\n"
 	"  --verbose, --help\n";
 
 int parse_choice(const char *name, const char *arg, const char *a, const char *b)
@@ -226,6 +229,11 @@ void parse_options(int argc, char **argv, const char *name,
 		case O_SYSFS_ROOT:
 			opt.sysfs_root = optarg;
 			break;
+		case O_STALL:
+			if (parse_int_arg("stall-s", optarg, 0, 86400, &l))
+				exit(2);
+			opt.stall_s = (int)l;
+			break;
 		case '?':
 			/* getopt_long already printed what is wrong */
 			usage_error("bad option");
@@ -333,6 +341,56 @@ uint64_t rng_below(struct rng *r, uint64_t n)
 
 /* ---- stats ------------------------------------------------------------ */
 
+/* The progress watchdog, a process of its own (the stressors fork, so a
+ * thread would not survive in the clients' view). A request stuck in the
+ * scheduler does not trip the kernel's hung-task detector: blk_io_schedule()
+ * wakes up every half hung-task period. The guest's runner turns the line
+ * into a finding at once instead of at the deadline. */
+static void stall_watchdog(struct stats *st, int n)
+{
+	pid_t parent = getpid(), p;
+	uint64_t *seen, *since;
+	char *told;
+
+	fflush(NULL);
+	p = fork();
+	if (p < 0)
+		perror("fork stall watchdog");
+	if (p)
+		return;
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	seen = calloc((size_t)n, sizeof(*seen));
+	since = calloc((size_t)n, sizeof(*since));
+	told = calloc((size_t)n, 1);
+	if (!seen || !since || !told)
+		_exit(0);
+	while (getppid() == parent && now_us() < deadline_us) {
+		uint64_t now = now_us();
+
+		for (int i = 0; i < n; i++) {
+			uint64_t v = __atomic_load_n(&st[i].ops, __ATOMIC_RELAXED) +
+				     __atomic_load_n(&st[i].bytes, __ATOMIC_RELAXED) +
+				     __atomic_load_n(&st[i].errors, __ATOMIC_RELAXED);
+
+			if (__atomic_load_n(&st[i].done, __ATOMIC_RELAXED))
+				continue;
+			if (!since[i] || v != seen[i]) {
+				seen[i] = v;
+				since[i] = now;
+				told[i] = 0;
+			} else if (!told[i] && now - since[i] >= (uint64_t)opt.stall_s * 1000000) {
+				fprintf(stderr, "stall: %s client %d made no progress for %d s\n",
+					stressor_name, i, opt.stall_s);
+				told[i] = 1;
+			}
+		}
+		struct timespec ts = { .tv_sec = 1 };
+		nanosleep(&ts, NULL);
+	}
+	_exit(0);
+}
+
 struct stats *stats_alloc(int n)
 {
 	void *p = mmap(NULL, sizeof(struct stats) * (size_t)n, PROT_READ | PROT_WRITE,
@@ -342,6 +400,8 @@ struct stats *stats_alloc(int n)
 		perror("mmap stats");
 		exit(2);
 	}
+	if (opt.stall_s > 0 && !opt.dry_run && !opt.print_plan)
+		stall_watchdog(p, n);
 	return p;
 }
 
@@ -463,6 +523,7 @@ void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 		if (p == 0) {
 			fn(i, arg);
 			fflush(NULL);
+			__atomic_store_n(&st[i].done, 1, __ATOMIC_RELAXED);
 			_exit(0);
 		}
 		pids[i] = p;
@@ -507,6 +568,7 @@ void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 				continue;
 			pids[i] = 0;
 			alive--;
+			__atomic_store_n(&st[i].done, 1, __ATOMIC_RELAXED);
 			if (WIFSIGNALED(status) && !killed) {
 				fprintf(stderr, "%s: client %d killed by signal %d\n",
 					stressor_name, i, WTERMSIG(status));

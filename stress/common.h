@@ -23,6 +23,7 @@ struct common_opts {
 	int print_plan;		/* >0: print this many choices and exit */
 	int dry_run;
 	const char *sysfs_root;
+	int stall_s;		/* progress watchdog, 0 = off */
 };
 
 extern struct common_opts opt;
@@ -66,10 +67,14 @@ uint64_t rng_below(struct rng *r, uint64_t n);	/* 0..n-1, n > 0 */
 
 struct stats {
 	uint64_t ops, bytes, errors, verify_fail, lat_max_us;
+	uint64_t done;		/* the client has ended: no progress expected */
 	uint64_t hist[HIST_BUCKETS];
 };
 
-struct stats *stats_alloc(int n);	/* MAP_SHARED, survives fork */
+/* MAP_SHARED, survives fork. Also starts the progress watchdog: a process
+ * that prints "stall: NAME client I made no progress for S s" on stderr when
+ * a client's counters stay still for --stall-s seconds before the deadline. */
+struct stats *stats_alloc(int n);
 void stats_op(struct stats *st, uint64_t bytes, uint64_t lat_us);	/* ops++ and io */
 void stats_io(struct stats *st, uint64_t bytes, uint64_t lat_us);	/* bytes, latency */
 void stats_error(struct stats *st);

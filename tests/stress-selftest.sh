@@ -224,6 +224,23 @@ run d3 teardown --sysfs-root "$fake" --dev "$tmp/vda" --duration 1 --io-ms 50 \
 status_is 0 && format_ok d3 1
 verdict $? "teardown with a refcount-like fake rmmod: exit 0, cycles>0"
 
+# the progress watchdog: a client that stops (SIGSTOP stands in for I/O stuck
+# in the kernel) is reported while the run goes on; running ones are not
+truncate -s 64M "$tmp/stall"
+"$bin/readers" --dev "$tmp/stall" --duration 6 --clients 2 --stall-s 2 >"$tmp/w1.out" 2>"$tmp/w1.err" &
+pid=$!
+sleep 1
+last=$(pgrep -P "$pid" | sort -n | tail -n1)
+kill -STOP "$last"
+sleep 4
+kill -CONT "$last"
+wait "$pid"
+[ "$(grep -c '^stall: ' "$tmp/w1.err")" = 1 ] && grep -q '^stall: readers client 1 made no progress for 2 s$' "$tmp/w1.err"
+verdict $? "progress watchdog: the stopped client (and only it) is reported as a stall"
+run w2 readers --dev "$tmp/stall" --duration 4 --clients 2 --stall-s 2
+[ "$rc" = 0 ] && ! grep -q '^stall: ' "$tmp/w2.err"
+verdict $? "progress watchdog: no stall reported for clients making progress"
+
 if [ "$failures" -ne 0 ]; then
 	echo "# $failures check(s) failed; outputs were in $tmp"
 	exit 1

@@ -132,6 +132,27 @@ while :; do
 		kill -9 $pids 2>/dev/null
 		break
 	fi
+	# a stressor's progress watchdog (stress/common.c) saw a client stand
+	# still: I/O stuck in the scheduler is a hang, reported now
+	i=0
+	while [ $i -lt "$PLAN_N" ]; do
+		i=$((i + 1))
+		[ -f /tmp/stalled.$i ] && continue
+		line=$(grep -m1 '^stall: ' /tmp/s$i.err 2>/dev/null) || continue
+		: >/tmp/stalled.$i
+		eval "spec=\$PLAN_S$i"
+		rig_finding "hang: stressor ${spec%% *} made no progress for ${line##*for }"
+		rig_log "$line: dumping blocked tasks"
+		echo w >/proc/sysrq-trigger
+		stalled=1
+	done
+	if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ] && [ -n "${stalled:-}" ]; then
+		rig_log "stall seen at ${el} s: ending the round early"
+		kill $pids 2>/dev/null
+		sleep 2
+		kill -9 $pids 2>/dev/null
+		break
+	fi
 	# soak and mutant hunting: end the round at the first kernel report
 	# (the same list as REPORT_RE in host/lib.sh)
 	if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ] &&
