@@ -1,6 +1,8 @@
 /* churn: short-lived processes and threads doing O_DIRECT reads, exiting at
  * random moments (inside the scheduler's idle window, with aio in flight,
- * leader exiting first, threads sharing the io_context via CLONE_IO). */
+ * leader exiting first, threads sharing the io_context via CLONE_IO, or
+ * right after starting readahead, so that the last reference to the
+ * io_context is dropped by the request's completion, not by the exit). */
 #include "common.h"
 
 #include <errno.h>
@@ -18,11 +20,11 @@
 #include <unistd.h>
 
 enum { SC_SYNC, SC_AIO_ABANDON, SC_PTHREADS, SC_CLONE_IO, SC_LEADER_PTHREAD,
-       SC_LEADER_CLONE, SC_COUNT };
+       SC_LEADER_CLONE, SC_READAHEAD_EXIT, SC_COUNT };
 
 static const char *const sc_names[SC_COUNT] = {
 	"sync", "aio-abandon", "pthreads", "clone-io", "leader-exit-pthread",
-	"leader-exit-clone",
+	"leader-exit-clone", "readahead-exit",
 };
 
 #define CLONE_FLAGS (CLONE_IO | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
@@ -38,7 +40,8 @@ static const char help[] =
 	"O_DIRECT, reading a little (sync or abandoned libaio), sleeping 0-10 ms and\n"
 	"exiting at a random moment; some multi-threaded (pthreads, or raw clone\n"
 	"threads with CLONE_IO sharing the io_context), some whose leader exits\n"
-	"first. ops = children + threads that completed.\n";
+	"first, some starting buffered readahead and exiting at once (the reads\n"
+	"complete after the process is gone). ops = children + threads that completed.\n";
 
 /* Everything a child will do, drawn up front from its own stream. */
 struct plan {
@@ -199,6 +202,22 @@ static void child_main(int slot, uint64_t k)
 		worker_io(&self);
 		syscall(SYS_exit, 0);	/* leader thread only */
 		break;
+	case SC_READAHEAD_EXIT: {
+		/* buffered: drop the range from the page cache, start readahead
+		 * (it does not wait for the reads) and exit at once */
+		int bfd = open(opt.dev, O_RDONLY);
+		off_t len = (off_t)p.nreads * 16 * opt.bs;
+		off_t off = (off_t)(opt.offset + rng_below(&r, nblocks > 256 ? nblocks - 256 : 1) *
+					       opt.bs);
+		if (bfd < 0)
+			_exit(3);
+		posix_fadvise(bfd, off, len, POSIX_FADV_DONTNEED);
+		if (readahead(bfd, off, (size_t)len) < 0)
+			stats_error(s);
+		else
+			stats_io(s, (uint64_t)len, 0);
+		_exit(0);
+	}
 	}
 	raw_sleep_us(p.sleep_us);
 	_exit(0);
