@@ -7,7 +7,7 @@ SEED     ?=
 FLAVOR   ?= debug
 export FLAVOR
 
-.PHONY: all deps kernel guest boot soak repro mutants test stress clean distclean help
+.PHONY: all deps kernel guest boot soak repro mutants bench test stress clean distclean help
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -47,6 +47,10 @@ repro: guest
 ## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600
 mutants: guest
 	@host/mutants.sh
+
+## bench    scheduler benchmark, emulated disk, perf kernel: BENCH_TIME=5 BENCH_REPS=3 BENCH_DEVS=rotdisk ...
+bench: deps
+	@FLAVOR=perf host/bench.sh
 
 ## test     all tests (host checks, positive controls, scheduler checks, smoke)
 test: guest

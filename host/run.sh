@@ -152,7 +152,8 @@ rm -f "$mon.in" "$mon.out" "$run/initrd"
 [ "${KEEP_DISK:-0}" = 1 ] || rm -f "$run/scratch.img"
 sed -i "s/\r$//" "$run/results.log" "$run/console.log"
 
-exec "$RIG_ROOT/host/summarize.sh" "$run" "wall=$wall" "accel=$accel" "kernel=$kernel_hash" \
-	"series=$series" "flavor=$FLAVOR" "job=$job" \
-	${MUTANT_KO:+"mutant=$(basename "$(dirname "$(dirname "$MUTANT_KO")")")"} \
-	$(sed -n "s/^PLAN_FAULTS='\(.*\)'/faults=\1/p" "$run/files/plan" 2>/dev/null | tr ' ' ,)
+facts=("wall=$wall" "accel=$accel" "kernel=$kernel_hash" "series=$series" "flavor=$FLAVOR" "job=$job")
+[ -z "${MUTANT_KO:-}" ] || facts+=("mutant=$(basename "$(dirname "$(dirname "$MUTANT_KO")")")")
+faults=$(sed -n "s/^PLAN_FAULTS='\(.*\)'/\1/p" "$run/files/plan" 2>/dev/null || true)
+[ -z "$faults" ] || facts+=("faults=${faults// /,}")
+exec "$RIG_ROOT/host/summarize.sh" "$run" "${facts[@]}"

@@ -1,0 +1,228 @@
+# shellcheck shell=sh
+# Benchmark (issue #7): the seed's read_files/write_files tables, a dispatch
+# cost test and a cfq slice timeline. Driven by host/bench.sh; every number
+# goes to the results channel as one line:
+#   bench dev= scale= sched= case= clients= rep= client= kib_s= lat_max_us= ios= iops=
+#   trace slice|idle|key|summary ...       (the cfq slice timeline)
+#   bench-skip ... reason=...               (a point that could not run)
+# Settings (run.conf):
+#   RIG_BENCH_DEVS     devices of the matrix: rotdisk virtio nulllat ("rotdisk virtio")
+#   RIG_BENCH_SCHEDS   ("cfq bfq mq-deadline kyber none")
+#   RIG_BENCH_CASES    ("read-seq read-rand write-seq write-rand")
+#   RIG_BENCH_CLIENTS  ("1 2 4 8"; client i uses region i of 8)
+#   RIG_BENCH_TIME     seconds per point (10)      RIG_BENCH_REPS (3)
+#   RIG_BENCH_SCALE    rotdisk time_scale_pct, and nulllat's latency in % (100)
+#   RIG_BENCH_IOPS     clients of the dispatch-cost test on null_blk ("1 4"; empty: skip)
+#   RIG_BENCH_EXTRA_SCHEDS  schedulers of the dispatch-cost test (RIG_BENCH_SCHEDS);
+#                      the check runs with the first of them
+#   RIG_BENCH_CHECK    device of the disk-is-the-bottleneck check (default: the
+#                      first rotdisk/nulllat of DEVS; empty: skip)
+#   RIG_BENCH_TRACE    device of the cfq slice timeline (same default; empty: skip)
+#   RIG_BENCH_TRACE_TIME (3 s)  RIG_BENCH_TRACE_LINES (3000)  RIG_BENCH_TRACE_IDLE_US (1000)
+#   RIG_BENCH_NULL_NSEC  nulllat's completion latency at scale 100 (1000000)
+# Devices: rotdisk = /dev/rotdisk0 (guest/modules/rotdisk), virtio = the
+# scratch disk /dev/vdb, nulllat = null_blk with a fixed timer latency (a
+# stand-in), nullb = null_blk without latency (dispatch cost only).
+
+DEVS=${RIG_BENCH_DEVS-rotdisk virtio}
+SCHEDS=${RIG_BENCH_SCHEDS:-cfq bfq mq-deadline kyber none}
+CASES=${RIG_BENCH_CASES-read-seq read-rand write-seq write-rand}
+CLIENTS=${RIG_BENCH_CLIENTS:-1 2 4 8}
+TIME=${RIG_BENCH_TIME:-10}
+REPS=${RIG_BENCH_REPS:-3}
+SCALE=${RIG_BENCH_SCALE:-100}
+IOPS=${RIG_BENCH_IOPS-1 4}
+NULL_NSEC=${RIG_BENCH_NULL_NSEC:-1000000}
+slow=
+for d in $DEVS; do case $d in rotdisk | nulllat) slow=${slow:-$d} ;; esac; done
+CHECK=${RIG_BENCH_CHECK-$slow}
+TRACE=${RIG_BENCH_TRACE-$slow}
+XSCHEDS=${RIG_BENCH_EXTRA_SCHEDS:-$SCHEDS}
+T=/sys/kernel/debug/tracing
+
+# dev_up NAME SCALE: load the device, print its name in /sys/block
+dev_up() {
+	case $1 in
+	rotdisk)
+		# shellcheck disable=SC2086 # extra module parameters, split on purpose
+		insmod /rig/modules/rotdisk.ko time_scale_pct="$2" ${RIG_BENCH_ROTDISK_OPTS:-} >&2 || return 1
+		node=rotdisk0 ;;
+	nulllat)
+		modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 gb=8 hw_queue_depth=64 \
+			completion_nsec=$((NULL_NSEC * $2 / 100)) >&2 || return 1
+		node=nullb0 ;;
+	nullb)
+		modprobe null_blk nr_devices=1 queue_mode=2 irqmode=0 gb=8 hw_queue_depth=64 >&2 || return 1
+		node=nullb0 ;;
+	virtio) node=vdb ;;
+	*) return 1 ;;
+	esac
+	n=0
+	while [ ! -b /dev/$node ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+	[ -b /dev/$node ] && echo "$node"
+}
+dev_down() {
+	case $1 in
+	rotdisk) rmmod rotdisk ;;
+	nulllat | nullb) rmmod null_blk ;;
+	esac
+}
+skip() { # a point or a part that could not run: why, for the host and the console
+	rig_result "bench-skip $*"; rig_log "bench: skipped: $*"; nskip=$((nskip + 1))
+}
+sched_set() { # node sched
+	echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null &&
+		grep -q "\[$2\]" "/sys/block/$1/queue/scheduler"
+}
+
+# point DEV NODE SCALE SCHED CASE CLIENTS REP [SECONDS]: one fio run, one
+# result line per client (fio's terse v3: read KiB 6, KiB/s 7, IOPS 8, max
+# total latency 39 (us); the write fields are the read ones + 41)
+point() {
+	dev=$1 node=$2 scale=$3 sched=$4 case=$5 clients=$6 rep=$7 secs=${8:-$TIME}
+	engine="--ioengine=psync --iodepth=1" w=0
+	case $case in
+	read-seq | check) rw=read bs=4 ;;
+	read-rand) rw=randread bs=64 ;;
+	write-seq) rw=write bs=4 w=1 ;;
+	write-rand) rw=randwrite bs=4 w=1 ;;
+	iops-randread) rw=randread bs=4 engine="--ioengine=libaio --iodepth=16" ;;
+	esac
+	region=$(($(blockdev --getsize64 "/dev/$node") / 8 / 1048576 * 1048576))
+	tag="dev=$dev scale=$scale sched=$sched case=$case clients=$clients rep=$rep"
+	# shellcheck disable=SC2086
+	fio --name=c --filename=/dev/$node --direct=1 $engine --rw=$rw --bs=${bs}k \
+		--numjobs="$clients" --size=$region --offset_increment=$region \
+		--runtime="$secs" --time_based --output-format=terse --terse-version=3 \
+		>/tmp/fio.out 2>/tmp/fio.err
+	rc=$?
+	awk -F';' -v tag="$tag" -v w="$w" -v bs="$bs" '
+		$1 == 3 { o = w * 41; if ($5 != 0) err = 1
+			printf "bench %s client=%d kib_s=%d lat_max_us=%d ios=%d iops=%d\n", tag, n++,
+				$(7 + o), $(39 + o), $(6 + o) / bs, $(8 + o)
+			agg += $(7 + o); iops += $(8 + o) }
+		END { printf "%d %d %d %d\n", n, agg, iops, err >"/tmp/point.sum" }' /tmp/fio.out >/tmp/point.out
+	read -r jobs agg iops err </tmp/point.sum
+	if [ "$rc" != 0 ] || [ "$jobs" != "$clients" ] || [ "$err" != 0 ]; then
+		skip "$tag reason=fio-rc$rc-jobs$jobs-err$err"
+		rig_log "bench: fio: $(head -c 300 /tmp/fio.err)"
+		return 1
+	fi
+	cat /tmp/point.out >&3
+	np=$((np + 1))
+	rig_log "bench $np: $tag agg=${agg}KiB/s iops=$iops"
+}
+
+# the matrix for one device: scheduler x case x clients x rep
+matrix() { # dev
+	node=$(dev_up "$1" "$SCALE") || { skip "dev=$1 reason=no-device"; return; }
+	sc=$SCALE; [ "$1" = virtio ] && sc=-
+	q=/sys/block/$node/queue
+	rig_result "# dev $1 /dev/$node size=$(blockdev --getsize64 "/dev/$node") rotational=$(cat "$q/rotational") nr_requests=$(cat "$q/nr_requests") scheds=$(awk '{ $1 = $1; gsub(/ /, ","); print }' "$q/scheduler")"
+	for s in $SCHEDS; do
+		sched_set "$node" "$s" || { skip "dev=$1 sched=$s reason=no-sched"; continue; }
+		for c in $CASES; do
+			for n in $CLIENTS; do
+				r=0
+				while [ $r -lt "$REPS" ]; do
+					r=$((r + 1))
+					point "$1" "$node" "$sc" "$s" "$c" "$n" $r
+				done
+			done
+		done
+	done
+	dev_down "$1"
+}
+
+# disk-is-the-bottleneck check: read-seq, 1 client, at SCALE and at 10%
+check() { # dev
+	for sc in "$SCALE" 10; do
+		node=$(dev_up "$1" "$sc") || { skip "dev=$1 case=check reason=no-device"; return; }
+		s=${XSCHEDS%% *}
+		sched_set "$node" "$s" && point "$1" "$node" "$sc" "$s" check 1 1
+		dev_down "$1"
+	done
+}
+
+# dispatch cost: null_blk without latency, 4k random reads, libaio depth 16
+iops() {
+	node=$(dev_up nullb 100) || { skip "dev=nullb reason=no-device"; return; }
+	for s in $XSCHEDS; do
+		sched_set "$node" "$s" || { skip "dev=nullb sched=$s reason=no-sched"; continue; }
+		for n in $IOPS; do
+			r=0
+			while [ $r -lt "$REPS" ]; do
+				r=$((r + 1))
+				point nullb "$node" - "$s" iops-randread "$n" $r
+			done
+		done
+	done
+	dev_down nullb
+}
+
+# slice timeline: cfq, read-seq, 4 clients; the block tracer's issue and
+# complete events and cfq's messages, reduced in the guest to slices
+# (start, end, reason, requests), idle windows (nothing in the driver for at
+# least TRACE_IDLE_US; armed = cfq idled on purpose, fired = its timer ran
+# out) and per queue key: its client (the region most of the requests
+# issued in its slices went to), those requests, and how many of them went
+# to another region (issued in its slice, but another client's)
+timeline() { # dev
+	node=$(dev_up "$1" "$SCALE") || { skip "dev=$1 case=trace reason=no-device"; return; }
+	if ! sched_set "$node" cfq; then
+		skip "dev=$1 case=trace reason=no-cfq"; dev_down "$1"; return
+	fi
+	secs=${RIG_BENCH_TRACE_TIME:-3}
+	echo 0 >$T/tracing_on; echo >$T/trace
+	echo 8192 >$T/buffer_size_kb
+	echo blk >$T/current_tracer
+	echo issue,complete,notify >"/sys/block/$node/trace/act_mask"
+	echo 1 >"/sys/block/$node/trace/enable"
+	point "$1" "$node" "$SCALE" cfq trace 4 1 $((secs + 2)) >/dev/null &
+	sleep 1; echo 1 >$T/tracing_on
+	sleep "$secs"; echo 0 >$T/tracing_on
+	wait
+	echo 0 >"/sys/block/$node/trace/enable"
+	region=$(($(blockdev --getsize64 "/dev/$node") / 8 / 512))
+	awk -v region="$region" -v min="${RIG_BENCH_TRACE_IDLE_US:-1000}" -v cap="${RIG_BENCH_TRACE_LINES:-3000}" '
+		function out(s) { if (++lines <= cap) print "trace " s }
+		{ for (i = 1; i <= NF && $i !~ /^[0-9]+\.[0-9]+:$/; i++) ;
+		  if (i > NF) next
+		  t = int(substr($i, 1, length($i) - 1) * 1000000); if (t0 == "") t0 = t; t -= t0
+		  a = $(i + 2) }
+		a == "m" && $(i + 4) ~ /^cfq[0-9]+$/ {
+			key = substr($(i + 4), 4); ev = $(i + 5); msgs++
+			if (ev == "slice_start") { cur = key; start[key] = t; seen[key] = 1 }
+			else if (ev == "slice_expire") {
+				out(sprintf("slice key=%s start_us=%d end_us=%d %s %s", key,
+					(key in start) ? start[key] : 0, t, $(i + 6), $(i + 8)))
+				delete start[key]; if (cur == key) cur = "" }
+			else if (ev == "idle_arm") { arms++; armed = 1 }
+			else if (ev == "idle_fire") { fires++; fired = 1 }
+		}
+		a == "D" { ios++
+			if (idle != "" && t - idle >= min) {
+				out(sprintf("idle key=%s start_us=%d end_us=%d armed=%d fired=%d", ikey == "" ? "-" : ikey, idle, t, armed, fired))
+				idle_us += t - idle }
+			if (cur != "") { n[cur]++; r = int($(i + 4) / region); if (++nd[cur, r] > best[cur]) { best[cur] = nd[cur, r]; client[cur] = r } }
+			idle = ""; inflight++ }
+		a == "C" { if (--inflight <= 0) { inflight = 0; idle = t; ikey = cur; armed = fired = 0 } }
+		END { if (cur != "") out(sprintf("slice key=%s start_us=%d end_us=%d reason=open rqs=-", cur, start[cur], t))
+			for (k in seen) printf "trace key key=%s client=%s ios=%d foreign=%d\n", k,
+				(k in client) ? client[k] : -1, n[k], n[k] - best[k]
+			printf "trace summary span_us=%d ios=%d msgs=%d idle_arms=%d idle_fires=%d idle_us=%d lines=%d cap=%d\n",
+				t, ios, msgs, arms, fires, idle_us, lines, cap }' $T/trace >&3
+	rig_log "bench: slice timeline on $1 done ($(wc -l <$T/trace) trace lines)"
+	echo nop >$T/current_tracer
+	dev_down "$1"
+}
+
+np=0 nskip=0
+modprobe cfq-iosched || rig_log "bench: modprobe cfq-iosched failed"
+rig_log "bench: devs '$DEVS' scheds '$SCHEDS' cases '$CASES' clients '$CLIENTS' time $TIME reps $REPS scale $SCALE iops '$IOPS' check '$CHECK' trace '$TRACE'"
+[ -n "$CASES" ] && for d in $DEVS; do matrix "$d"; done
+[ -n "$IOPS" ] && iops
+[ -n "$CHECK" ] && check "$CHECK"
+[ -n "$TRACE" ] && timeline "$TRACE"
+rig_log "bench: $np points, $nskip skipped"
+[ "$nskip" = 0 ]
