@@ -45,7 +45,7 @@ dev_up() {
 	case $1 in
 	rotdisk)
 		# shellcheck disable=SC2086 # extra module parameters, split on purpose
-		insmod /rig/modules/rotdisk.ko time_scale_pct="$2" ${RIG_BENCH_ROTDISK_OPTS:-} >&2 || return 1
+		insmod /rig/modules/rotdisk.ko time_scale_pct="$2" ${RIG_BENCH_ROTDISK_OPTS:-queue_depth=1} >&2 || return 1
 		node=rotdisk0 ;;
 	nulllat)
 		modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 gb=8 hw_queue_depth=64 \
@@ -70,9 +70,13 @@ dev_down() {
 skip() { # a point or a part that could not run: why, for the host and the console
 	rig_result "bench-skip $*"; rig_log "bench: skipped: $*"; nskip=$((nskip + 1))
 }
+# a switch resets nr_requests to twice the device's depth: give every
+# scheduler 128 requests to choose from, as 2.6 had (none keeps the
+# device's depth)
 sched_set() { # node sched
 	echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null &&
-		grep -q "\[$2\]" "/sys/block/$1/queue/scheduler"
+		grep -q "\[$2\]" "/sys/block/$1/queue/scheduler" || return 1
+	[ "$2" = none ] || echo 128 >"/sys/block/$1/queue/nr_requests" 2>/dev/null || true
 }
 
 # point DEV NODE SCALE SCHED CASE CLIENTS REP [SECONDS]: one fio run, one

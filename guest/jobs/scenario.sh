@@ -195,6 +195,7 @@ while [ $i -lt "$PLAN_N" ]; do
 	wait "$p"; src=$?
 	grep -E '^(result|summary) ' /tmp/s$i.out >&3
 	grep -h 'verify:' /tmp/s$i.out /tmp/s$i.err | head -5 >&3
+	tail -n 20 /tmp/s$i.err | sed "s/^/stderr $name: /" >&3
 	case "$name:$src" in
 	*:0 | *:137 | *:143) ;;   # 137/143: ended by the runner
 	stress-ng:* | fio:*) rig_finding "stressor: $name exited $src"; rc=1 ;;
