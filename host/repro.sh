@@ -17,7 +17,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 recorded='' mutant='' title=${TITLE:-}
-if [ -d "$LOGS/${1:-}" ] || [ -d "${1:-}" ] || [ -f "${1:-}" ]; then
+if [ -d "$LOGS/${1:-}" ] || [ -d "${1:-}" ] || [[ "${1:-}" == */summary && -f "${1:-}" ]]; then
 	run=$1; [ -d "$LOGS/$run" ] && run="$LOGS/$run"; [ -f "$run" ] && run=$(dirname "$run")
 	[ -f "$run/summary" ] || die "$run has no summary"
 	scn=$(sed -n 's/^scenario=//p' "$run/summary")
