@@ -196,6 +196,7 @@ awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(set
 		if (!($3 in ss)) { ss[$3] = 1; sch[++ns] = $3 }
 		if (lo == "" || $5 < lo) lo = $5; if ($5 > hi) hi = $5 }
 	  if ($4 == "check") { chk[$2] = $13; chks = $3; cdev = $1 }
+	  if ($4 == "check-rand") chkr[$2] = $13
 	  if ($4 == "iops-randread" && !($5 in js)) { js[$5] = 1; jobs[++nj] = $5 } }
 	function v(x, f) { return x == "" ? "n/a" : sprintf(f, x) }
 	function verdict(ok) { return ok ? "[met]   " : "[missed]" }
@@ -216,7 +217,10 @@ awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(set
 		if (length(chk) == 2) { for (x in chk) if (x != 10) base = x
 			r = chk[base] > 0 ? chk[10] / chk[base] : 0
 			printf "\ndisk is the bottleneck (%s, read-seq, 1 client, %s): time_scale_pct %s %.0f KiB/s, time_scale_pct 10 %.0f KiB/s (x%.1f)  %s\n",
-				cdev, chks, base, chk[base], chk[10], r, (r >= 2 ? "[met: clearly faster]" : "[missed: not 2x faster, the CPU may be the bottleneck]") }
+				cdev, chks, base, chk[base], chk[10], r, (r >= 2 ? "[met: clearly faster]" : "[missed: not 2x faster, the CPU may be the bottleneck]")
+			r = chkr[base] > 0 ? chkr[10] / chkr[base] : 0
+			if (length(chkr) == 2) printf "disk is the bottleneck (%s, read-rand 64k, 1 client, %s): time_scale_pct %s %.0f KiB/s, time_scale_pct 10 %.0f KiB/s (x%.1f)  %s\n",
+				cdev, chks, base, chkr[base], chkr[10], r, (r >= 2 ? "[met: clearly faster]" : "[missed: not 2x faster, the CPU may be the bottleneck]") }
 		if (timeline != "") { gsub(/\n/, "\n  ", timeline); printf "\ncfq slice timeline (read-seq, 4 clients, slices.png):\n  %s\n", timeline }
 		printf "\ntargets (%s, read-seq, %d vs %d readers):\n", main, hi, lo
 		a = main SUBSEP "cfq" SUBSEP "read-seq" SUBSEP lo; b = main SUBSEP "cfq" SUBSEP "read-seq" SUBSEP hi; q = main SUBSEP "bfq" SUBSEP "read-seq" SUBSEP hi
