@@ -36,12 +36,14 @@ boot: guest
 soak: guest
 	@host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
 
-## repro    re-run a round N times: RUN=soak-.../r001 N=3, or SCENARIO=x SEED=n N=3
+## repro    re-run a round N times: RUN=soak-.../r001 N=3, TITLE="..." (latest run with
+##          that finding), or SCENARIO=x SEED=n N=3
 ##          MINIMIZE=1: then drop stressors and fault sets while it still reproduces
 N ?= 3
 repro: guest
 	@if [ -n "$(RUN)" ]; then host/repro.sh "$(RUN)" "$(N)"; \
-	 else [ -n "$(SEED)" ] || { echo "error: make repro needs RUN=... or SCENARIO=... SEED=..." >&2; exit 2; }; \
+	 elif [ -n "$(TITLE)" ] && [ -z "$(SEED)" ]; then host/repro.sh "" "$(N)"; \
+	 else [ -n "$(SEED)" ] || { echo "error: make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }; \
 	 host/repro.sh "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"; fi
 
 ## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600

@@ -7,6 +7,7 @@
 #
 # usage: host/repro.sh RUN [N]            RUN: a round directory under logs/
 #                                         (e.g. soak-...-mix/r003) or its summary
+#        TITLE=... host/repro.sh "" [N]  the latest run with that finding (logs/index)
 #        host/repro.sh SCENARIO SEED [N] [DURATION]   SCENARIO: a name in
 #                                         stress/scenarios/ or a .scn file
 # environment: TITLE (the finding to look for; default: the recorded one, or
@@ -17,6 +18,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 recorded='' mutant='' title=${TITLE:-}
+# TITLE alone: the latest run in logs/index whose finding contains it
+if [ -z "${1:-}" ] && [ -n "$title" ]; then
+	found=$(awk -F'\t' -v t="$title" 'index($4, t) { r = $1 } END { print r }' "$LOGS/index" 2>/dev/null || true)
+	[ -n "$found" ] || die "no run in $LOGS/index has a finding with '$title'"
+	say "repro: latest run with '$title': $found"
+	set -- "$found" "${2:-}"
+fi
 if [ -d "$LOGS/${1:-}" ] || [ -d "${1:-}" ] || [[ "${1:-}" == */summary && -f "${1:-}" ]]; then
 	run=$1; [ -d "$LOGS/$run" ] && run="$LOGS/$run"; [ -f "$run" ] && run=$(dirname "$run")
 	[ -f "$run/summary" ] || die "$run has no summary"

@@ -76,6 +76,6 @@ fi
 [ -n "$suppressed" ] && printf '%s\n' "$suppressed" | awk -F'\t' '{printf " suppressed (host/known-issues): %s\n", $3}'
 echo " logs      $run/{console.log,results.log,summary}"
 echo "------------------------------------------------------------------------"
-printf '%s\t%s\t%s\t%s\n' "$(basename "$run")" "$status" "$nfind" \
+printf '%s\t%s\t%s\t%s\n' "${run#"$LOGS"/}" "$status" "$nfind" \
 	"$(printf '%s\n' "$findings" | head -n1 | cut -f3)" >>"$LOGS/index"
 [ "$status" = clean ]

@@ -80,3 +80,6 @@ expect "run: bad TIMEOUT" 2 "TIMEOUT must be a positive number" env TIMEOUT=-5 h
 expect "soak: unknown scenario" 2 "unknown scenario 'nosuch'" host/soak.sh nosuch 1m
 expect "repro: N must be a number" 2 "N must be a positive number" host/repro.sh smoke 1 x
 expect "flavor: unknown FLAVOR" 2 "unknown FLAVOR 'turbo'" env FLAVOR=turbo host/kernel.sh
+expect "repro: TITLE with no such finding in logs/index" 2 "no run in .* has a finding with 'no such title'" \
+	env LOGS="$tmp" TITLE="no such title" host/repro.sh ""
+expect "repro: a run directory without a summary" 2 "has no summary" env LOGS="$tmp" host/repro.sh "$tmp"
