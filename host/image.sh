@@ -29,8 +29,10 @@ for src in "$RIG_ROOT"/guest/modules/*/; do
 		{ cat "$ext/build.log" >&2; die "test module $m did not build (guest/modules/$m)"; }
 done
 
-# 3. base initramfs
-root="$out/root"
+# 3. base initramfs, staged per process and renamed into place: runs that
+#    start while another builds it read a whole file, old or new
+root="$out/root.$$"
+trap 'rm -rf "$root" "$out/base.cpio.$$"' EXIT
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,rig/bin,rig/modules,lib,usr/bin,usr/sbin,tools}
 cp /bin/busybox "$root/bin/busybox"
@@ -38,7 +40,9 @@ ln -s busybox "$root/bin/sh"
 cp "$RIG_ROOT"/stress/bin/* "$root/rig/bin/"
 cp -a "$build/modroot/lib/modules" "$root/lib/"
 cp "$build"/extmod/*/*.ko "$root/rig/modules/"
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$out/base.cpio"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$out/base.cpio.$$"
+mv -f "$out/base.cpio.$$" "$out/base.cpio"
+rm -rf "$root"
 
 # 4. tools disk, rebuilt only when the tools change
 stamp=$( (dpkg-query -W fio stress-ng; ls -l /usr/bin/fio /usr/bin/stress-ng) | sha256sum | cut -c1-12)
