@@ -7,13 +7,14 @@
 dur=$PLAN_DURATION
 rig_log "scenario $PLAN_SCENARIO seed $PLAN_SEED for $dur s on: $PLAN_DEVICES ($PLAN_SCHED)"
 
-# a client without progress for this long is a hang (stress/common.c); with
-# faults armed, error handling (timeouts, retries, failed allocations in
-# fork and exec) may legitimately take minutes
-FAULT_NULLB='' FAULT_TASK_FILTER=0 allow='' stall=${RIG_STALL:-60}
+# a client without progress for this long is a hang (stress/common.c). With
+# every fault set armed, I/O took at most 15 s, but one teardown cycle
+# (module unload, a switch, with a CPU offline) up to 92 s: teardown gets
+# 240 s under faults
+FAULT_NULLB='' FAULT_TASK_FILTER=0 allow='' stall=${RIG_STALL:-60} stall_td=${RIG_STALL:-60}
 if [ "$PLAN_FAULTS" != none ]; then
 	. /rig/files/faults.sh
-	allow=--allow-errors stall=${RIG_STALL:-180}
+	allow=--allow-errors stall_td=${RIG_STALL:-240}
 fi
 
 # 1. devices: name -> /dev node
@@ -106,6 +107,7 @@ while [ $i -lt "$PLAN_N" ]; do
 	stress-ng) cmd="stress-ng $opts --timeout ${dur}s --seed $seed --metrics-brief" ;;
 	fio) cmd="fio --name=rig$i --filename=$node --offset=$(((slot - 1) * region)) --size=$region --runtime=$dur --time_based --randseed=$seed $opts" ;;
 	switcher) cmd="switcher --queues $queues --duration $dur --seed $seed $opts" ;;
+	teardown) cmd="$name $where --duration $dur --seed $seed --stall-s $stall_td $allow $opts" ;;
 	*) cmd="$name $where --duration $dur --seed $seed --stall-s $stall $allow $opts" ;;
 	esac
 	rig_log "stressor $i: $cmd"
