@@ -65,3 +65,27 @@ fault_files() {
 	local f
 	for f in $1; do [ "$f" = none ] || echo "$RIG_ROOT/faults/$f.flt"; done
 }
+
+# A round's plan lives in a directory: plan (host/scenario.sh plan) and,
+# when it arms faults, faults.sh (host/faults.sh guest). host/run.sh keeps a
+# copy of both in the run's files/, which host/repro.sh replays.
+plan_value() { sed -n "s/^PLAN_$2='\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$1"; } # FILE KEY
+
+plan_dir() { # SCENARIO_FILE SEED DURATION DIR
+	local faults
+	mkdir -p "$4"
+	"$RIG_ROOT/host/scenario.sh" plan "$1" "$2" "$3" >"$4/plan" || exit 2
+	faults=$(plan_value "$4/plan" FAULTS)
+	# shellcheck disable=SC2046 # fault set names are plain words
+	[ "$faults" = none ] || "$RIG_ROOT/host/faults.sh" guest $(fault_files "$faults") >"$4/faults.sh"
+}
+
+run_plan() { # DIR RUN_ID [RIG_KEY=VALUE ...]: one guest run of that plan
+	local p=$1 id=$2 d extra
+	shift 2
+	d=$(plan_value "$p/plan" DURATION)
+	extra="$p/plan"; [ ! -f "$p/faults.sh" ] || extra="$extra $p/faults.sh"
+	RUN_ID="$id" TIMEOUT=$((d + 400)) EXTRA_FILES="$extra" "$RIG_ROOT/host/run.sh" scenario \
+		"RIG_SCENARIO=$(plan_value "$p/plan" SCENARIO)" "RIG_SEED=$(plan_value "$p/plan" SEED)" \
+		"RIG_DURATION=$d" "$@"
+}

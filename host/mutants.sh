@@ -123,23 +123,24 @@ done
 {
 	echo
 	printf '%-28s %-8s %8s %8s %8s\n' mutant caught "median s" "min s" "max s"
-	awk 'NR > 1 && NF >= 6 && $1 ~ /^[0-9][0-9]-/ {
+	awk '
+	function median(list, v, k, i, j, x) { # "a b c" -> median; sets lo, hi
+		k = split(list, v, " ")
+		if (!k) { lo = hi = "-"; return "-" }
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] + 0 < v[i] + 0) { x = v[i]; v[i] = v[j]; v[j] = x }
+		lo = v[1]; hi = v[k]
+		return (k % 2) ? v[(k + 1) / 2] : int((v[k / 2] + v[k / 2 + 1]) / 2)
+	}
+	NR > 1 && NF >= 6 && $1 ~ /^[0-9][0-9]-/ {
 		n[$1]++; if ($4 == "caught") { c[$1]++; t[$1] = t[$1] " " $5 } }
 	END {
 		for (m in n) {
-			k = split(t[m], v, " "); med = "-"; lo = "-"; hi = "-"
-			if (k) {
-				for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] + 0 < v[i] + 0) { x = v[i]; v[i] = v[j]; v[j] = x }
-				med = (k % 2) ? v[(k + 1) / 2] : int((v[k / 2] + v[k / 2 + 1]) / 2); lo = v[1]; hi = v[k]
-				all = all " " med; caught++
-			}
+			med = median(t[m])
+			if (med != "-") { all = all " " med; caught++ }
 			printf "%-28s %-8s %8s %8s %8s\n", m, (c[m] + 0) "/" n[m], med, lo, hi
 			total++
 		}
-		k = split(all, v, " ")
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] + 0 < v[i] + 0) { x = v[i]; v[i] = v[j]; v[j] = x }
-		printf "caught %d of %d mutants; median of their median times %s s\n", caught, total,
-			k ? ((k % 2) ? v[(k + 1) / 2] : int((v[k / 2] + v[k / 2 + 1]) / 2)) : "-"
+		printf "caught %d of %d mutants; median of their median times %s s\n", caught, total, median(all)
 	}' "$table" | sort
 } | tee -a "$table"
 echo "table: $table"

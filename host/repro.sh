@@ -55,28 +55,17 @@ mkdir -p "$dir"
 # a plan (and its faults) in directory $1: the recorded one, or made from a
 # scenario file $2
 make_plan() {
-	local to=$1 from=$2 faults
-	mkdir -p "$to"
-	if [ -z "$from" ]; then
-		cp "$recorded/plan" "$to/plan"
-		[ ! -f "$recorded/faults.sh" ] || cp "$recorded/faults.sh" "$to/faults.sh"
-		return
-	fi
-	host/scenario.sh plan "$from" "$seed" "$dur" >"$to/plan" || exit 2
-	faults=$(sed -n "s/^PLAN_FAULTS='\(.*\)'/\1/p" "$to/plan")
-	# shellcheck disable=SC2046 # fault set names are plain words
-	[ "$faults" = none ] || host/faults.sh guest $(fault_files "$faults") >"$to/faults.sh"
+	if [ -n "$2" ]; then plan_dir "$2" "$seed" "$dur" "$1"; return; fi
+	mkdir -p "$1"
+	cp "$recorded/plan" "$1/plan"
+	[ ! -f "$recorded/faults.sh" ] || cp "$recorded/faults.sh" "$1/faults.sh"
 }
 
 # one run of the plan in $1 (label $2): 0 when the finding came back
 attempt() {
-	local p=$1 label=$2 d extra s st
-	d=$(sed -n "s/^PLAN_DURATION='\(.*\)'/\1/p" "$p/plan")
-	extra="$p/plan"; [ ! -f "$p/faults.sh" ] || extra="$extra $p/faults.sh"
+	local p=$1 label=$2 s st
 	t0=$SECONDS
-	RUN_ID="$id/$label" TIMEOUT=$((d + 400)) EXTRA_FILES="$extra" MUTANT_KO=$mutant host/run.sh scenario \
-		"RIG_SCENARIO=$(sed -n "s/^PLAN_SCENARIO='\(.*\)'/\1/p" "$p/plan")" "RIG_SEED=$seed" \
-		"RIG_DURATION=$d" RIG_STOP_ON_SPLAT=1 >"$dir/$label.out" 2>&1 || true
+	MUTANT_KO=$mutant run_plan "$p" "$id/$label" RIG_STOP_ON_SPLAT=1 >"$dir/$label.out" 2>&1 || true
 	s="$dir/$label/summary"
 	st=$(sed -n 's/^status=//p' "$s" 2>/dev/null || echo none)
 	say "repro $id: $label: $st${title:+, $(grep -qF -- "$title" "$s" 2>/dev/null && echo found || echo "not found")}"
@@ -84,7 +73,7 @@ attempt() {
 }
 
 make_plan "$dir/plan" "$([ -n "$recorded" ] || echo "$file")"
-d=$(sed -n "s/^PLAN_DURATION='\(.*\)'/\1/p" "$dir/plan/plan")
+d=$(plan_value "$dir/plan/plan" DURATION)
 say "repro $id: scenario $scn, seed $seed, $d s, $n runs${mutant:+, mutant $(sed -n 's/^mutant=//p' "$run/summary")}; looking for: ${title:-any finding}"
 hits=0 clean=0 times=''
 for i in $(seq "$n"); do
@@ -98,7 +87,7 @@ done
 minimal=''
 if [ "${MINIMIZE:-0}" = 1 ] && [ "$hits" -gt 0 ]; then
 	[ -n "$title" ] || title=$(grep -hP '^finding\t' "$dir"/run*/summary | head -n1 | cut -f3)
-	v() { sed -n "s/^PLAN_$1='\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$dir/plan/plan"; }
+	v() { plan_value "$dir/plan/plan" "$1"; }
 	faults=$(v FAULTS)
 	mapfile -t st < <(for i in $(seq "$(v N)"); do v "S$i"; done)
 	scn_text() { # stressor list (indices into st) and fault sets -> scenario text

@@ -154,6 +154,6 @@ sed -i "s/\r$//" "$run/results.log" "$run/console.log"
 
 facts=("wall=$wall" "accel=$accel" "kernel=$kernel_hash" "series=$series" "flavor=$FLAVOR" "job=$job")
 [ -z "${MUTANT_KO:-}" ] || facts+=("mutant=$(basename "$(dirname "$(dirname "$MUTANT_KO")")")")
-faults=$(sed -n "s/^PLAN_FAULTS='\(.*\)'/\1/p" "$run/files/plan" 2>/dev/null || true)
+faults=$(plan_value "$run/files/plan" FAULTS 2>/dev/null || true)
 [ -z "$faults" ] || facts+=("faults=${faults// /,}")
 exec "$RIG_ROOT/host/summarize.sh" "$run" "${facts[@]}"

@@ -28,7 +28,7 @@ id="soak-$(date +%Y%m%d-%H%M%S)-$(basename "${file%.scn}")"
 dir="$LOGS/$id"
 mkdir -p "$dir"
 : >"$dir/rounds"
-scn_dur=$(host/scenario.sh plan "$file" 1 | sed -n "s/^PLAN_DURATION='\(.*\)'/\1/p")
+scn_dur=$(plan_value <(host/scenario.sh plan "$file" 1) DURATION)
 say "soak $id: scenario $(basename "$file"), $secs s in rounds of up to $scn_dur s$([ "${KEEP_GOING:-0}" = 1 ] && echo ', keep going')"
 
 start=$SECONDS round=0 ops=0 status=clean first_s=''
@@ -43,18 +43,13 @@ while [ $((SECONDS - start)) -lt "$secs" ]; do
 	d=$scn_dur; [ "$left" -lt "$d" ] && d=$left; [ "$d" -lt 30 ] && d=30
 	s=$seed
 	if [ "$round" -gt 1 ] || [ -z "$s" ]; then s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' '); fi
-	host/scenario.sh plan "$file" "$s" "$d" >"$dir/plan.r$round"
-	faults=$(sed -n "s/^PLAN_FAULTS='\(.*\)'/\1/p" "$dir/plan.r$round")
-	# shellcheck disable=SC2046 # fault set names are plain words
-	[ "$faults" = none ] || host/faults.sh guest $(fault_files "$faults") >"$dir/faults.r$round.sh"
 	rdir="$dir/r$(printf %03d "$round")"
-	tmp=$(mktemp -d); cp "$dir/plan.r$round" "$tmp/plan"
-	[ "$faults" = none ] || cp "$dir/faults.r$round.sh" "$tmp/faults.sh"
+	tmp=$(mktemp -d)
+	plan_dir "$file" "$s" "$d" "$tmp"
 	say "soak $id: round $round, seed $s, $d s (elapsed $((SECONDS - start)) s of $secs, $ops ops, $(cut -f2 "$dir/findings" 2>/dev/null | sort -u | grep -c .) findings)"
 	set +e
 	r0=$SECONDS
-	RUN_ID="$id/r$(printf %03d "$round")" TIMEOUT=$((d + 400)) EXTRA_FILES="$tmp/plan $([ "$faults" = none ] || echo "$tmp/faults.sh")" \
-		host/run.sh scenario "RIG_SCENARIO=$(basename "${file%.scn}")" "RIG_SEED=$s" "RIG_DURATION=$d" \
+	run_plan "$tmp" "$id/r$(printf %03d "$round")" \
 		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && echo 0 || echo 1)" 2>&1 |
 		tee "$dir/round$round.out" | grep --line-buffered -E '^\[[0-9:]+\] run .*: [0-9]+ s, ' >&2
 	rc=${PIPESTATUS[0]}

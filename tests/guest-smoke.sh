@@ -11,9 +11,9 @@ r="$dir/r001"
 v() { sed -n "s/^$1=//p" "$r/summary"; }
 [ "$rc" = 0 ] && [ "$(v status)" = clean ] && echo "ok - smoke: clean run on cfq" ||
 	{ echo "not ok - smoke: clean run on cfq (status $(v status))"; grep -P '^finding' "$r/summary" | sed 's/^/#   /'; }
-want=$(sed -n "s/^PLAN_N=//p" "$dir/plan.r1")
+want=$(sed -n "s/^PLAN_N=//p" "$r/files/plan")
 got=$(grep -c '^summary .*status=ok' "$r/results.log")
-nstress=$(grep -c "^PLAN_S.*='\(readers\|writers\|churn\|switcher\|teardown\|tunables\|hotplug\)" "$dir/plan.r1")
+nstress=$(grep -c "^PLAN_S.*='\(readers\|writers\|churn\|switcher\|teardown\|tunables\|hotplug\)" "$r/files/plan")
 [ "$got" = "$nstress" ] && echo "ok - smoke: all $got stressors report status=ok" ||
 	echo "not ok - smoke: all $nstress stressors report status=ok (got $got of $want)"
 [ "$(v ops)" -gt 100 ] && echo "ok - smoke: $(v ops) ops" || echo "not ok - smoke: ops $(v ops)"

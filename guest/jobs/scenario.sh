@@ -120,6 +120,14 @@ while [ $i -lt "$PLAN_N" ]; do
 	pids="$pids $!"
 done
 
+# soak and mutant hunting end the round early, at the first report
+end_round() {
+	rig_log "$1: ending the round early"
+	kill $pids 2>/dev/null
+	sleep 2
+	kill -9 $pids 2>/dev/null
+}
+
 # 4. wait to the deadline (+ grace), with a heartbeat
 start=$(cut -d. -f1 /proc/uptime)
 grace=${RIG_GRACE:-150}
@@ -155,10 +163,7 @@ while :; do
 		stalled=1
 	done
 	if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ] && [ -n "${stalled:-}" ]; then
-		rig_log "stall seen at ${el} s: ending the round early"
-		kill $pids 2>/dev/null
-		sleep 2
-		kill -9 $pids 2>/dev/null
+		end_round "stall seen at ${el} s"
 		break
 	fi
 	# soak and mutant hunting: end the round at the first kernel report
@@ -166,10 +171,7 @@ while :; do
 	if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ] &&
 		dmesg | grep -q -E '\] (BUG:|WARNING:|INFO: task .* blocked|ODEBUG:|Kernel panic|general protection|refcount_t:|watchdog: BUG|rcu: INFO)'; then
 		sleep 5
-		rig_log "kernel report seen at ${el} s: ending the round early"
-		kill $pids 2>/dev/null
-		sleep 2
-		kill -9 $pids 2>/dev/null
+		end_round "kernel report seen at ${el} s"
 		break
 	fi
 	[ $((el % 15)) -lt 3 ] && rig_log "progress: $PLAN_SCENARIO ${el}/${dur} s, $alive stressors running"
