@@ -1,13 +1,13 @@
 # Time-sliced CFQ for blk-mq and its stress rig. See README.md.
 # The two commands a newcomer needs:   make soak    make test
 
-SCENARIO ?= mix
+SCENARIO ?= hunt
 DURATION ?= 30m
 SEED     ?=
 FLAVOR   ?= debug
 export FLAVOR
 
-.PHONY: all deps kernel guest boot soak repro mutants bench test stress clean distclean help
+.PHONY: all deps kernel guest boot soak cover repro mutants bench test stress clean distclean help
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -32,9 +32,14 @@ guest: kernel stress
 boot: guest
 	@host/run.sh probe
 
-## soak     run scenarios back to back: SCENARIO=mix DURATION=30m SEED= [FAULTS=all]
-soak: guest
+## soak     rounds back to back: SCENARIO=hunt (a rotation) DURATION=30m SEED= [FAULTS=all]
+##          [ROUNDS=a-b] [COVER=1] [KEEP_GOING=1]; input is checked before any build
+soak: deps stress
 	@host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
+
+## cover    a soak with coverage of block/cfq-iosched.c: SCENARIO=hunt DURATION=10m
+cover: deps stress
+	@COVER=1 host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
 
 ## repro    re-run a round N times: RUN=soak-.../r001 N=3, TITLE="..." (latest run with
 ##          that finding), or SCENARIO=x SEED=n N=3

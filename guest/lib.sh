@@ -52,3 +52,19 @@ rig_heartbeat() {
 
 # Name of the scratch disk (virtio-blk, second drive).
 scratch_dev() { echo /dev/vdb; }
+
+# Coverage (RIG_COVER=1, a kernel with gcov): every .gcda under debugfs goes
+# to the host on the results channel as base64 between "gcda-begin PATH"
+# and "gcda-end" (host/coverage.sh takes them out of results.log). gcov
+# keeps an unloaded module's counts (gcov_persist=1), so a round whose
+# teardown unloaded the scheduler still hands them over.
+rig_gcov_dump() {
+	[ "${RIG_COVER:-0}" = 1 ] || return 0
+	find /sys/kernel/debug/gcov -name '*.gcda' 2>/dev/null >/tmp/gcda.list
+	while IFS= read -r f; do
+		echo "gcda-begin ${f#/sys/kernel/debug/gcov}" >&3
+		base64 <"$f" >&3
+		echo "gcda-end" >&3
+	done </tmp/gcda.list
+	rig_log "coverage: $(grep -c . /tmp/gcda.list) gcda file(s) sent"
+}

@@ -11,7 +11,7 @@
 #   fail_io_timeout    target=DEV           requests time out (io-timeout-fail)
 #   failslab           [ignore-gfp-wait=Y|N]
 #   fail_page_alloc    [ignore-gfp-wait=Y|N] [min-order=N]
-#   fail_function      fn=NAME retval=N     a function marked ALLOW_ERROR_INJECTION
+#   fail_function      fn=NAME[,NAME] retval=N   functions marked ALLOW_ERROR_INJECTION
 #   nullb              timeout=I,P,S,T requeue=I,P,S,T init_hctx=I,P,S,T  (null_blk, at load)
 # common knobs of the fail_* ones: probability=0..100 interval=N times=N|-1
 #   space=N verbose=0..2 task-filter=Y|N (Y: only the stressors' tasks fail)
@@ -39,7 +39,7 @@ check_knob() { # fault knob value -> 0 ok / message on stdout
 	failslab:ignore-gfp-wait | fail_page_alloc:ignore-gfp-wait)
 		[[ "$v" =~ ^[YN]$ ]] || echo "ignore-gfp-wait must be Y or N (got '$v')" ;;
 	fail_page_alloc:min-order) [[ "$v" =~ ^[0-9]$ ]] || echo "min-order must be 0..9 (got '$v')" ;;
-	fail_function:fn) [[ "$v" =~ ^[a-z_][a-z0-9_]*$ ]] || echo "fn must be a function name (got '$v')" ;;
+	fail_function:fn) [[ "$v" =~ ^[a-z_][a-z0-9_]*(,[a-z_][a-z0-9_]*)*$ ]] || echo "fn must be function names, comma-separated (got '$v')" ;;
 	fail_function:retval) [[ "$v" =~ ^-?[0-9]+$ ]] || echo "retval must be a number (got '$v')" ;;
 	*) echo "unknown knob '$k' for $f" ;;
 	esac
@@ -97,8 +97,8 @@ guest)
 			case "$k" in
 			target) if [ "$f" = fail_make_request ]; then a=make-it-fail; else a=io-timeout-fail; fi
 				echo "	echo 1 >/sys/block/\$(basename \$(devnode $v))/$a" ;;
-			fn) echo "	echo $v >$dir/inject"; fn=$v ;;
-			retval) echo "	echo $v >$dir/$fn/retval" ;;
+			fn) fn=${v//,/ }; for x in $fn; do echo "	echo $x >$dir/inject"; done ;;
+			retval) for x in $fn; do echo "	echo $v >$dir/$x/retval"; done ;;
 			times) [ "$v" = -1 ] || times=$v ;;
 			probability) ;;
 			*) echo "	echo $v >$dir/$k" ;;

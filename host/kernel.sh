@@ -79,8 +79,9 @@ $missing"
 
 say "kernel: building $FLAVOR kernel in $build (log: $build/build.log)"
 t0=$SECONDS
+# shellcheck disable=SC2046 # gcov_args: no word, or one
 if ! run_with_progress "kernel: make" "$build/build.log" \
-	make -C "$tree" O="$build" -j"$(nproc)" bzImage modules; then
+	make -C "$tree" O="$build" -j"$(nproc)" $(gcov_args "$build") bzImage modules; then
 	grep -E 'error|Error' "$build/build.log" | head -20 >&2
 	die "kernel build failed, see $build/build.log"
 fi

@@ -9,7 +9,7 @@ export RIG_ROOT RIG_CACHE FLAVOR LOGS
 
 # Console lines that start a kernel report (after the "[time][caller] "
 # prefix): SPLAT_RE, reports after which the guest may be wedged; REPORT_RE,
-# every report. guest/jobs/scenario.sh carries its own copy of REPORT_RE.
+# every report. The guest gets REPORT_RE in its run.conf (RIG_REPORT_RE).
 SPLAT_RE='BUG:|WARNING:|ODEBUG:|Kernel panic|general protection'
 REPORT_RE="$SPLAT_RE|INFO: task .* blocked|refcount_t:|watchdog: BUG|rcu: INFO"
 export SPLAT_RE REPORT_RE
@@ -28,8 +28,9 @@ flavor_fragments() {
 	case "$1" in
 	debug) echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config" ;;
 	fast)  echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config $RIG_ROOT/host/config/fast.config" ;;
+	race)  echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config $RIG_ROOT/host/config/race.config" ;;
 	perf)  echo "$RIG_ROOT/host/config/base.config" ;;
-	*) die "unknown FLAVOR '$1' (choose: debug, fast, perf)" ;;
+	*) die "unknown FLAVOR '$1' (choose: debug, fast, race, perf)" ;;
 	esac
 }
 
@@ -88,4 +89,23 @@ run_plan() { # DIR RUN_ID [RIG_KEY=VALUE ...]: one guest run of that plan
 	RUN_ID="$id" TIMEOUT=$((d + 400)) EXTRA_FILES="$extra" "$RIG_ROOT/host/run.sh" scenario \
 		"RIG_SCENARIO=$(plan_value "$p/plan" SCENARIO)" "RIG_SEED=$(plan_value "$p/plan" SEED)" \
 		"RIG_DURATION=$d" "$@"
+}
+
+# gcov for the scheduler's object alone, on kernels built with GCOV_KERNEL
+# (make variables for the kernel build and for out-of-tree module builds)
+gcov_args() { # BUILD_DIR
+	! grep -qx 'CONFIG_GCOV_KERNEL=y' "$1/.config" 2>/dev/null || echo "GCOV_PROFILE_cfq-iosched.o=y"
+}
+
+# COVER=1 (coverage of the scheduler) needs a flavor whose fragments end
+# with GCOV_KERNEL on; checked before any build.
+cover_check() {
+	case "${COVER:-0}" in
+	0) return 0 ;;
+	1) ;;
+	*) die "COVER must be 0 or 1 (got '$COVER')" ;;
+	esac
+	# shellcheck disable=SC2046 # fragment paths have no spaces
+	[ "$(grep -h 'CONFIG_GCOV_KERNEL[= ]' $(flavor_fragments "$FLAVOR") | tail -n1)" = CONFIG_GCOV_KERNEL=y ] ||
+		die "COVER=1 needs a kernel with gcov; FLAVOR=$FLAVOR has none (use FLAVOR=debug, fast or race)"
 }

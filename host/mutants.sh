@@ -5,14 +5,39 @@
 # a table: caught or missed, time to the first finding, its title, rounds.
 #
 # usage: host/mutants.sh            ONLY=NN[,NN]  SEEDS=1  BUDGET=600 (s per hunt)
+#                                   BLIND=0|1 (default 1)  BLIND_BUDGET=600
 #        CLEAN=1 host/mutants.sh    the untouched series through every hunt (no finding expected)
-# exit: 0 when every mutant was caught, 1 otherwise, 2 on bad input.
+# Each mutant is hunted twice per seed: by the scenario its class calls for
+# ("class"), and by the default soak (make soak with no arguments), which
+# does not know the class, as a real bug would be hunted ("blind"). A
+# finding that matches the mutant's Expect: line is "caught"; any other
+# finding is "caught-other".
+# exit: 0 when every mutant was caught (either way), 1 otherwise, 2 on bad input.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 SEEDS=${SEEDS:-1} BUDGET=${BUDGET:-600}
 [[ "$SEEDS" =~ ^[1-9][0-9]*$ ]] || die "SEEDS must be a positive number (got '$SEEDS')"
 [[ "$BUDGET" =~ ^[0-9]+$ ]] && [ "$BUDGET" -ge 30 ] || die "BUDGET must be at least 30 s (got '$BUDGET')"
+BLIND=${BLIND:-1} BLIND_BUDGET=${BLIND_BUDGET:-600}
+[[ "$BLIND" =~ ^[01]$ ]] || die "BLIND must be 0 or 1 (got '$BLIND')"
+[[ "$BLIND_BUDGET" =~ ^[0-9]+$ ]] && [ "$BLIND_BUDGET" -ge 30 ] || die "BLIND_BUDGET must be at least 30 s (got '$BLIND_BUDGET')"
+DEFAULT_SOAK=$(sed -n 's/^SCENARIO ?= //p' "$RIG_ROOT/Makefile")
+
+# Does a finding's title match one of the Expect: alternatives ("a / b")?
+# An alternative matches when each of its words occurs in the title.
+expected() { # EXPECT TITLE
+	awk -v e="$1" -v t="$2" 'BEGIN {
+		t = tolower(t); gsub(/[:,()]/, " ", t); nt = split(t, tw, " ")
+		for (i = 1; i <= nt; i++) have[tw[i]] = 1
+		n = split(e, alt, " / ")
+		for (a = 1; a <= n; a++) {
+			s = tolower(alt[a]); gsub(/[:,()]/, " ", s); k = split(s, w, " "); ok = k > 0
+			for (i = 1; i <= k; i++) if (!(w[i] in have)) ok = 0
+			if (ok) exit 0
+		}
+		exit 1 }'
+}
 
 # The class of a mutant decides how it is hunted, as it would for a real,
 # unknown bug of that kind: a scenario name, or job:NAME for a guest job.
@@ -50,20 +75,22 @@ build_mutant() {
 id="mutants-$(date +%Y%m%d-%H%M%S)"
 table="$LOGS/$id.table"
 mkdir -p "$LOGS"
-printf '%-28s %-16s %-14s %-7s %6s %6s  %s\n' mutant class hunt result secs rounds "first finding" | tee "$table"
+printf '%-28s %-16s %-14s %-12s %6s %6s  %s\n' mutant class hunt result secs rounds "first finding" | tee "$table"
 caught_all=1
 # CLEAN=1: the negative control. The untouched series runs every hunt the
 # mutants use, and a finding there is a false positive of the rig.
 if [ "${CLEAN:-0}" = 1 ]; then
 	clean_all=1
-	for hunt in $(for p in "${all[@]}"; do hunt_for "$(sed -n 's/^Class: //p' "$p")"; done | sort -u); do
+	for hunt in $( (for p in "${all[@]}"; do hunt_for "$(sed -n 's/^Class: //p' "$p")"; done
+		[ "$BLIND" = 0 ] || echo "$DEFAULT_SOAK") | sort -u); do
 		t0=$SECONDS title=''
 		if [[ "$hunt" == job:* ]]; then
 			RUN_ID="$id/clean-${hunt#job:}" TIMEOUT=$((BUDGET + 120)) host/run.sh "${hunt#job:}" >/dev/null 2>&1 || true
 			s="$LOGS/$id/clean-${hunt#job:}/summary" rounds=1
 		else
-			LOGS="$LOGS/$id" host/soak.sh "$hunt" "$BUDGET" 1 >/dev/null 2>&1 || true
-			s=$(ls -d "$LOGS/$id"/soak-*-"$hunt" 2>/dev/null | tail -n1)/summary
+			mkdir -p "$LOGS/$id/clean-$hunt"
+			LOGS="$LOGS/$id/clean-$hunt" host/soak.sh "$hunt" "$BUDGET" 1 >/dev/null 2>&1 || true
+			s=$(echo "$LOGS/$id/clean-$hunt"/soak-*/summary)
 			rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null || echo 0)
 		fi
 		st=$(sed -n 's/^status=//p' "$s" 2>/dev/null || echo none)
@@ -72,57 +99,70 @@ if [ "${CLEAN:-0}" = 1 ]; then
 			result=FLAGGED clean_all=0
 			title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3 || true)
 		fi
-		printf '%-28s %-16s %-14s %-7s %6s %6s  %s\n' "series (no mutant)" control "$hunt" "$result" \
+		printf '%-28s %-16s %-14s %-12s %6s %6s  %s\n' "series (no mutant)" control "$hunt" "$result" \
 			"$((SECONDS - t0))" "$rounds" "${title:--}" | tee -a "$table"
 	done
 	echo "table: $table"
 	[ "$clean_all" = 1 ]
 	exit
 fi
+# One hunt of one mutant: a guest job (job:NAME) or a soak (a scenario, or
+# blind:NAME for the default soak); one table row.
+hunt_one() { # NAME CLASS HUNT SEED BUDGET KO EXPECT
+	local name=$1 class=$2 hunt=$3 seed=$4 budget=$5 ko=$6 expect=$7
+	local t0=$SECONDS rounds=1 title='' result=missed secs='' s st sdir
+	if [[ "$hunt" == job:* ]]; then
+		RUN_ID="$id/$name-s$seed" MUTANT_KO=$ko TIMEOUT=$((budget + 120)) \
+			host/run.sh "${hunt#job:}" >/dev/null 2>&1 || true
+		s="$LOGS/$id/$name-s$seed/summary"
+		st=$(sed -n 's/^status=//p' "$s" 2>/dev/null || echo none)
+		if [ "$st" != clean ]; then
+			result=caught
+			title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3 || true)
+			[ -n "$title" ] || title="check failed: $(grep -a -m1 '^not ok - ' "$LOGS/$id/$name-s$seed/results.log" | cut -c10-70 || true)"
+		fi
+	else
+		sdir="$LOGS/$id/$name-s$seed-${hunt#blind:}"
+		mkdir -p "$sdir"
+		MUTANT_KO=$ko LOGS="$sdir" host/soak.sh "${hunt#blind:}" "$budget" "$seed" >/dev/null 2>&1 || true
+		s=$(echo "$sdir"/soak-*/summary)
+		if [ "$(sed -n 's/^status=//p' "$s" 2>/dev/null)" = findings ]; then
+			result=caught
+			title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3 || true)
+			secs=$(sed -n 's/^first_finding_s=//p' "$s")
+		fi
+		rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null || echo 0)
+	fi
+	if [ "$result" = caught ] && ! expected "$expect" "$title"; then result=caught-other; fi
+	[ "$result" != missed ] || caught_all=0
+	# secs: time to the first finding (guest uptime of the first report
+	# plus earlier rounds), or the whole hunt when missed or unknown
+	[[ "$secs" =~ ^[0-9]+$ ]] || secs=$((SECONDS - t0))
+	printf '%-28s %-16s %-14s %-12s %6s %6s  %s\n' "$name" "$class" "$hunt" "$result" \
+		"$secs" "$rounds" "${title:--}" | tee -a "$table"
+}
+
 for p in "${all[@]}"; do
 	name=$(basename "$p" .patch)
 	nn=${name%%-*}
 	if [ -n "${ONLY:-}" ] && [[ ",$ONLY," != *",$nn,"* ]]; then continue; fi
 	class=$(sed -n 's/^Class: //p' "$p")
+	expect=$(sed -n 's/^Expect: //p' "$p")
 	hunt=$(hunt_for "$class")
 	[ "$hunt" != unknown ] || die "$name: unknown class '$class'"
 	t0=$SECONDS
 	ko=$(build_mutant "$p")
 	say "mutants: $name built in $((SECONDS - t0)) s, hunting with $hunt"
 	for seed in $(seq "$SEEDS"); do
-		t0=$SECONDS rounds=1 title='' result=missed secs=''
-		if [[ "$hunt" == job:* ]]; then
-			RUN_ID="$id/$name-s$seed" MUTANT_KO=$ko TIMEOUT=$((BUDGET + 120)) \
-				host/run.sh "${hunt#job:}" >/dev/null 2>&1 || true
-			s="$LOGS/$id/$name-s$seed/summary"
-			st=$(sed -n 's/^status=//p' "$s" 2>/dev/null || echo none)
-			if [ "$st" != clean ]; then
-				result=caught
-				title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3 || true)
-				[ -n "$title" ] || title="check failed: $(grep -a -m1 '^not ok - ' "$LOGS/$id/$name-s$seed/results.log" | cut -c10-70 || true)"
-			fi
-		else
-			MUTANT_KO=$ko LOGS="$LOGS/$id" host/soak.sh "$hunt" "$BUDGET" "$seed" >/dev/null 2>&1 || true
-			s=$(ls -d "$LOGS/$id"/soak-*-"$hunt" 2>/dev/null | tail -n1)/summary
-			if [ "$(sed -n 's/^status=//p' "$s" 2>/dev/null)" = findings ]; then
-				result=caught
-				title=$(grep -P '^finding\t' "$s" | head -n1 | cut -f3 || true)
-				secs=$(sed -n 's/^first_finding_s=//p' "$s")
-			fi
-			rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null || echo 0)
-		fi
-		[ "$result" = caught ] || caught_all=0
-		# secs: time to the first finding (guest uptime of the first report
-		# plus earlier rounds), or the whole hunt when missed or unknown
-		[[ "$secs" =~ ^[0-9]+$ ]] || secs=$((SECONDS - t0))
-		printf '%-28s %-16s %-14s %-7s %6s %6s  %s\n' "$name" "$class" "$hunt" "$result" \
-			"$secs" "$rounds" "${title:--}" | tee -a "$table"
+		hunt_one "$name" "$class" "$hunt" "$seed" "$BUDGET" "$ko" "$expect"
+		[ "$BLIND" = 0 ] || hunt_one "$name" "$class" "blind:$DEFAULT_SOAK" "$seed" "$BLIND_BUDGET" "$ko" "$expect"
 	done
 done
-# per mutant over its seeds: how often caught, median time to detection
+# per mutant and kind of hunt (class, blind) over its seeds: how often
+# caught (expected finding + other finding), median and max time
 {
 	echo
-	printf '%-28s %-8s %8s %8s %8s\n' mutant caught "median s" "min s" "max s"
+	printf '%-28s %-6s %-10s %8s %8s %8s\n' mutant hunt caught "median s" "min s" "max s"
 	awk '
 	function median(list, v, k, i, j, x) { # "a b c" -> median; sets lo, hi
 		k = split(list, v, " ")
@@ -132,16 +172,23 @@ done
 		return (k % 2) ? v[(k + 1) / 2] : int((v[k / 2] + v[k / 2 + 1]) / 2)
 	}
 	NR > 1 && NF >= 6 && $1 ~ /^[0-9][0-9]-/ {
-		n[$1]++; if ($4 == "caught") { c[$1]++; t[$1] = t[$1] " " $5 } }
+		h = ($3 ~ /^blind:/) ? "blind" : "class"; m = $1 SUBSEP h; key[m] = 1
+		n[m]++
+		if ($4 == "caught") c[m]++
+		if ($4 == "caught-other") o[m]++
+		if ($4 ~ /^caught/) t[m] = t[m] " " $5 }
 	END {
-		for (m in n) {
+		for (m in key) {
+			split(m, mh, SUBSEP)
 			med = median(t[m])
-			if (med != "-") { all = all " " med; caught++ }
-			printf "%-28s %-8s %8s %8s %8s\n", m, (c[m] + 0) "/" n[m], med, lo, hi
-			total++
+			if (med != "-") { all[mh[2]] = all[mh[2]] " " med; caught[mh[2]]++ }
+			printf "%-28s %-6s %-10s %8s %8s %8s\n", mh[1], mh[2], (c[m] + 0) "+" (o[m] + 0) "/" n[m], med, lo, hi
+			total[mh[2]]++
 		}
-		printf "caught %d of %d mutants; median of their median times %s s\n", caught, total, median(all)
+		for (h in total)
+			printf "%s hunts: caught %d of %d mutants; median of their median times %s s\n", h, caught[h], total[h], median(all[h])
 	}' "$table" | sort
+	echo "caught: k+o/N = k with the expected finding, o with another, of N seeds"
 } | tee -a "$table"
 echo "table: $table"
 [ "$caught_all" = 1 ]

@@ -25,6 +25,9 @@ DISK_MB=${DISK_MB:-1024}; num DISK_MB "$DISK_MB" MiB
 for kv in "$@"; do
 	[[ "$kv" =~ ^RIG_[A-Z0-9_]+=[^\']*$ ]] || die "guest setting must look like RIG_NAME=value (got '$kv')"
 done
+flavor_fragments "$FLAVOR" >/dev/null
+cover_check
+[ "${COVER:-0}" = 0 ] || set -- "$@" RIG_COVER=1
 
 build=$(host/kernel.sh | tail -n1)
 image=$(host/image.sh "$build" | tail -n1)
@@ -54,6 +57,7 @@ fi
 {
 	echo "RIG_JOB=$job"
 	echo "RIG_RUN_ID=$RUN_ID"
+	echo "RIG_REPORT_RE='$REPORT_RE'"
 	for kv in "$@"; do echo "${kv%%=*}='${kv#*=}'"; done
 } >"$r/rig/run.conf"
 cp "$r/rig/run.conf" "$run/run.conf"
@@ -93,7 +97,7 @@ boot_and_watch() {
 		-no-reboot -kernel "$build/arch/x86/boot/bzImage" -initrd "$run/initrd" -append "$append" \
 		-serial "file:$run/console.log" -serial "file:$run/results.log" -monitor "pipe:$mon" \
 		-drive "file=$image/tools.img,if=virtio,format=raw,readonly=on" \
-		-drive "file=$run/scratch.img,if=virtio,format=raw,cache=unsafe" \
+		-drive "file=$run/scratch.img,if=virtio,format=raw,cache=unsafe,discard=unmap" \
 		>"$run/qemu.log" 2>&1 &
 	qpid=$!
 	cat "$mon.out" >"$run/monitor.log" 2>/dev/null &
@@ -151,6 +155,11 @@ fi
 rm -f "$mon.in" "$mon.out" "$run/initrd"
 [ "${KEEP_DISK:-0}" = 1 ] || rm -f "$run/scratch.img"
 sed -i "s/\r$//" "$run/results.log" "$run/console.log"
+# coverage: after the results are clean, before the summary reads them
+if [ "${COVER:-0}" = 1 ]; then
+	"$RIG_ROOT/host/coverage.sh" collect "$run" "$build" >"$run/coverage.txt" ||
+		echo "coverage cfq-iosched.c: missing (host/coverage.sh failed)" >"$run/coverage.txt"
+fi
 
 facts=("wall=$wall" "accel=$accel" "kernel=$kernel_hash" "series=$series" "flavor=$FLAVOR" "job=$job")
 [ -z "${MUTANT_KO:-}" ] || facts+=("mutant=$(basename "$(dirname "$(dirname "$MUTANT_KO")")")")

@@ -15,12 +15,12 @@
 #                                      (none: no faults; all: every set)
 #   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is one of stress/*.c,
 #               stress-ng, fio or splat (a positive control: --kind lockdep|
-#               kasan|odebug|atomic_sleep --after SECONDS); @DEVICE picks
+#               kasan|odebug|atomic_sleep|race --after SECONDS); @DEVICE picks
 #               virtio, nullb or sdebug
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-STRESSORS="readers writers churn switcher teardown tunables hotplug stress-ng fio splat"
+STRESSORS="readers writers churn paths switcher teardown tunables hotplug stress-ng fio splat"
 SCHEDS="cfq mq-deadline kyber bfq none"
 DEVS="virtio nullb sdebug"
 

@@ -11,11 +11,8 @@ con="$run/console.log" res="$run/results.log"
 
 findings=$("${CLASSIFY:-$RIG_ROOT/host/classify}" --count "$con" "$res")
 # reports the rig knows are artifacts of its own tools (host/known-issues)
-suppressed=$(awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF) re[$1] = 1; next }
-	{ for (r in re) if ($3 ~ r) { print; next } }' "$RIG_ROOT/host/known-issues" - <<<"$findings")
-if [ -n "$suppressed" ]; then
-	findings=$(grep -vxF -f <(printf '%s\n' "$suppressed") <<<"$findings" || true)
-fi
+suppressed=$("$RIG_ROOT/host/suppress" --suppressed "$RIG_ROOT/host/known-issues" <<<"$findings")
+findings=$("$RIG_ROOT/host/suppress" "$RIG_ROOT/host/known-issues" <<<"$findings")
 done_line=$(grep -a '^RIG-DONE' "$res" | tail -n1)
 boot=$(grep -a '^RIG-BOOT' "$res" | head -n1 | sed 's/.*uptime=//')
 rc=$(sed -n 's/^RIG-DONE rc=\([0-9]*\).*/\1/p' <<<"$done_line")
@@ -40,7 +37,7 @@ nfind=$(grep -c . <<<"$findings")
 {
 	echo "run=${run#"$LOGS"/}"
 	for kv in "$@"; do echo "$kv"; done
-	[ -f "$run/run.conf" ] && sed -n "s/^RIG_\([A-Z_]*\)='\{0,1\}\([^']*\)'\{0,1\}$/\L\1\E=\2/p" "$run/run.conf" | grep -v '^job=\|^run_id='
+	[ -f "$run/run.conf" ] && sed -n "s/^RIG_\([A-Z_]*\)='\{0,1\}\([^']*\)'\{0,1\}$/\L\1\E=\2/p" "$run/run.conf" | grep -v '^job=\|^run_id=\|^report_re='
 	echo "boot_to_init_s=${boot:-none}"
 	echo "job_rc=${rc:-none}"
 	echo "checks_passed=$checks_ok"
@@ -49,6 +46,7 @@ nfind=$(grep -c . <<<"$findings")
 	echo "io_errors=$ioerr"
 	echo "findings=$nfind"
 	echo "status=$status"
+	[ ! -f "$run/coverage.txt" ] || echo "coverage=$(head -n1 "$run/coverage.txt" | sed 's/^coverage [^:]*: //')"
 	[ -n "$findings" ] && printf '%s\n' "$findings"
 	[ -n "$suppressed" ] && printf '%s\n' "$suppressed" | sed 's/^finding/suppressed/'
 } >"$run/summary"
@@ -68,6 +66,7 @@ if [ -n "$dur" ] && grep -aq '^summary stressor=' "$res"; then
 		END { printf " rates/s  "; for (n in o) printf "%s %.1f  ", n, o[n] / d; print "" }' "$res"
 fi
 grep -a '^fault ' "$res" | tr '\n' ' ' | sed 's/^/ faults   /; s/ $/\n/'
+[ ! -f "$run/coverage.txt" ] || cut -c1-300 "$run/coverage.txt" | sed 's/^/ /'
 if [ "$checks_bad" -gt 0 ]; then grep -a -A3 '^not ok - ' "$res" | head -20 | sed 's/^/ /'; fi
 if [ -n "$findings" ]; then
 	echo " findings:"

@@ -2,18 +2,23 @@
 #include "common.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 enum { OPT_QUEUES = 100, OPT_SCHEDS, OPT_MUST, OPT_INTERVAL, OPT_INVALID_PCT,
-       OPT_NO_READBACK };
+       OPT_NO_READBACK, OPT_FAIL_NTH };
 
 #define MAX_QUEUES 64
 #define MAX_NAMES 16
 #define LONG_LEN 5000
+#ifndef FAIL_NTH_PATH	/* a host test build may point it at another file */
+#define FAIL_NTH_PATH "/proc/thread-self/fail-nth"
+#endif
 
 static char *queues[MAX_QUEUES];
 static char orig[MAX_QUEUES][64];
@@ -22,10 +27,19 @@ static char *scheds[MAX_NAMES];
 static int nscheds;
 static char *must[MAX_NAMES];
 static int nmust;
-static long interval_ms = 100, invalid_pct = 25;
+static long interval_ms = 100, invalid_pct = 25, fail_nth;
 static int no_readback;
 static char long_name[LONG_LEN + 1];
 static struct stats *st;
+
+/* --fail-nth counters, in shared memory (the clients are processes) */
+struct fail_counts {
+	uint64_t armed;		/* switches to cfq written with fail-nth set */
+	uint64_t hit;		/* ... whose K-th check was reached (a fault was injected) */
+	uint64_t init_failed;	/* ... that failed (an errno other than EINVAL) */
+};
+static struct fail_counts *fc;
+static int fail_fd = -1;	/* this client's fail-nth, opened after the fork */
 
 /* Names the kernel must refuse with EINVAL. Not here: "" (a zero-length
  * sysfs write never reaches the store method), names starting with "none"
@@ -44,6 +58,7 @@ static const struct option extra_opts[] = {
 	{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
 	{ "invalid-pct", required_argument, NULL, OPT_INVALID_PCT },
 	{ "no-readback", no_argument, NULL, OPT_NO_READBACK },
+	{ "fail-nth", required_argument, NULL, OPT_FAIL_NTH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -59,7 +74,18 @@ static const char help[] =
 	"  --interval-ms N      pause between writes (default 100)\n"
 	"  --invalid-pct N      percentage of invalid names (default 25)\n"
 	"  --no-readback        skip the [current] check (fake trees); the check is\n"
-	"                       also skipped with --clients > 1 (clients race)\n";
+	"                       also skipped with --clients > 1 (clients race)\n"
+	"  --fail-nth N         elevator init failure (0 = off, the default): before\n"
+	"                       each switch to cfq, write a random K in 1..N to\n"
+	"                       " FAIL_NTH_PATH " (the K-th fault-injection check\n"
+	"                       of the scheduler write fails: failslab, fail_page_alloc,\n"
+	"                       fail_function sites), write 0 after it. A failed switch\n"
+	"                       (any errno but EINVAL) counts as init_failed, not as an\n"
+	"                       error, and must leave [previous] or [none] (read back).\n"
+	"                       Needs CONFIG_FAULT_INJECTION (exit 2 without; --print-plan\n"
+	"                       works anyway). Prints on stderr at the end:\n"
+	"                       switcher: fail_nth=N fail_nth_armed=N fail_nth_hit=N\n"
+	"                       init_failed=N (hit: the K-th check was reached)\n";
 
 static int split_list(char *s, char **out, int max, const char *what)
 {
@@ -94,6 +120,8 @@ static int handle(int id, const char *arg)
 	case OPT_NO_READBACK:
 		no_readback = 1;
 		return 0;
+	case OPT_FAIL_NTH:
+		return parse_int_arg("fail-nth", arg, 0, 1000000, &fail_nth);
 	}
 	return -1;
 }
@@ -104,6 +132,7 @@ struct step {
 	const char *name;	/* the scheduler name (valid) or the invalid string */
 	const char *suffix;	/* appended to valid names */
 	const char *key;	/* key_type set after a switch to cfq */
+	int nth;		/* --fail-nth: K for this switch, 0 = not armed */
 };
 
 /* A fresh cfq starts with key_type pid; varying it exercises queues shared by
@@ -124,6 +153,11 @@ static struct step next_step(struct rng *r)
 		s.suffix = suffixes[rng_below(r, 3)];
 	}
 	s.key = key_types[rng_below(r, 5)];
+	/* drawn last and only when armed: without --fail-nth the plan of a
+	 * seed is what it was before the option existed */
+	s.nth = 0;
+	if (fail_nth && !s.invalid && !strcmp(s.name, "cfq"))
+		s.nth = 1 + (int)rng_below(r, (uint64_t)fail_nth);
 	return s;
 }
 
@@ -156,15 +190,114 @@ static int is_must(const char *name)
 	return 0;
 }
 
+/* Write n to this task's fail-nth. Returns 0 or an errno value. The file is
+ * opened on first use, in the client: /proc/thread-self names the opener. */
+static int set_fail_nth(int n)
+{
+	char v[16];
+	int len = snprintf(v, sizeof(v), "%d", n);
+
+	if (fail_fd < 0 && (fail_fd = open(FAIL_NTH_PATH, O_RDWR | O_CLOEXEC)) < 0)
+		return errno;
+	ssize_t w = write(fail_fd, v, (size_t)len);
+	return w < 0 ? errno : w == len ? 0 : EIO;
+}
+
+/* The write of a switch to cfq under --fail-nth: the scheduler file is opened
+ * first, then fail-nth is armed, so the K-th check falls in the switch
+ * itself (kernfs buffer, elevator and cfq allocations), not in open(). Sets
+ * *lat to the write's latency and *armed when fail-nth was set; returns 0 or
+ * an errno value (of open() when that failed, unarmed). */
+static int armed_write(int idx, const char *path, const char *val, int nth, uint64_t *lat,
+		       int *armed)
+{
+	char left[32];
+	int fd = open(path, O_WRONLY | O_TRUNC), err, aerr;
+
+	*lat = 0;
+	*armed = 0;
+	if (fd < 0)
+		return errno;
+	aerr = set_fail_nth(nth);
+	*armed = !aerr;
+	if (aerr) {
+		stats_error(&st[idx]);
+		fprintf(stderr, "switcher: cannot arm %s with %d: %s\n", FAIL_NTH_PATH, nth,
+			strerror(aerr));
+	}
+	uint64_t t0 = now_us();
+	ssize_t n = write(fd, val, strlen(val));
+	err = n < 0 ? errno : 0;
+	*lat = now_us() - t0;
+	if (!aerr) {
+		__atomic_add_fetch(&fc->armed, 1, __ATOMIC_RELAXED);
+		/* what is left of the count: 0 when the K-th check was reached */
+		ssize_t l = pread(fail_fd, left, sizeof(left) - 1, 0);
+		if (l > 0) {
+			left[l] = 0;
+			if (strtoul(left, NULL, 10) == 0)
+				__atomic_add_fetch(&fc->hit, 1, __ATOMIC_RELAXED);
+		}
+		/* disarm; a second try if the first write was itself the
+		 * K-th check (a usercopy site): the count is 0 by then */
+		if ((aerr = set_fail_nth(0)) && (aerr = set_fail_nth(0))) {
+			stats_error(&st[idx]);
+			fprintf(stderr, "switcher: cannot disarm %s: %s\n", FAIL_NTH_PATH,
+				strerror(aerr));
+		}
+	}
+	close(fd);
+	return err;
+}
+
+/* After a failed switch under --fail-nth: the queue must still have a
+ * scheduler, the one before (the failure came before the switch) or none
+ * (the old one was torn down and the new one's init failed). */
+static void check_fallback(int idx, const char *path, const struct step *s, int err,
+			   const char *prev)
+{
+	char cur[4096], br[64];
+	int n = sysfs_read(path, cur, sizeof(cur));
+
+	if (n >= 0 && !bracketed(cur, br, sizeof(br)) &&
+	    (!strcmp(br, prev) || !strcmp(br, "none")))
+		return;
+	stats_error(&st[idx]);
+	if (n >= 0)
+		trim(cur);
+	fprintf(stderr, "switcher: %s: switch to '%s' failed (%s, fail-nth %d), read back "
+		"'%s', expected [%s] or [none]\n", path, s->name, strerror(err), s->nth,
+		n < 0 ? strerror(-n) : cur, prev);
+}
+
 static void do_step(int idx, const struct step *s)
 {
-	char val[LONG_LEN + 8], cur[4096], br[64], sh[96];
+	char val[LONG_LEN + 8], cur[4096], br[64], prev[64] = "", sh[96];
 	const char *path = queues[s->q];
+	int readback = !no_readback && opt.clients == 1, armed = 0;
+	uint64_t lat;
+	int err;
 
 	snprintf(val, sizeof(val), "%s%s", s->name, s->suffix);
-	uint64_t t0 = now_us();
-	int err = sysfs_write(path, val);
-	uint64_t lat = now_us() - t0;
+	if (s->nth) {
+		/* what a failed switch may fall back to: the scheduler before it */
+		if (readback) {
+			int n = sysfs_read(path, cur, sizeof(cur));
+			if (n < 0 || bracketed(cur, prev, sizeof(prev))) {
+				stats_error(&st[idx]);
+				if (n >= 0)
+					trim(cur);
+				fprintf(stderr, "switcher: %s: no [current] before the switch: '%s'\n",
+					path, n < 0 ? strerror(-n) : cur);
+				return;
+			}
+		}
+		err = armed_write(idx, path, val, s->nth, &lat, &armed);
+	} else {
+		uint64_t t0 = now_us();
+		err = sysfs_write(path, val);
+		lat = now_us() - t0;
+	}
 
 	if (s->invalid) {
 		if (err == EINVAL) {
@@ -179,7 +312,14 @@ static void do_step(int idx, const struct step *s)
 	}
 	if (err) {
 		int acceptable = err == EINVAL || err == ENOENT || err == EBUSY || err == ENOMEM;
-		if (!acceptable || is_must(s->name)) {
+		if (armed && err != EINVAL) {
+			/* an injected failure: expected, not an error */
+			__atomic_add_fetch(&fc->init_failed, 1, __ATOMIC_RELAXED);
+			stats_io(&st[idx], 0, lat);
+			if (opt.verbose)
+				fprintf(stderr, "switcher: init_failed: %s to '%s' with fail-nth "
+					"%d: %s\n", path, s->name, s->nth, strerror(err));
+		} else if (!acceptable || is_must(s->name)) {
 			stats_error(&st[idx]);
 			fprintf(stderr, "switcher: switching %s to '%s' failed: %s\n", path,
 				s->name, strerror(err));
@@ -187,10 +327,12 @@ static void do_step(int idx, const struct step *s)
 			fprintf(stderr, "switcher: %s unavailable on %s: %s\n", s->name, path,
 				strerror(err));
 		}
+		if (armed && readback)
+			check_fallback(idx, path, s, err, prev);
 		return;
 	}
 	stats_op(&st[idx], 0, lat);
-	if (no_readback || opt.clients > 1)
+	if (!readback)
 		return;
 	int n = sysfs_read(path, cur, sizeof(cur));
 	if (n < 0 || bracketed(cur, br, sizeof(br)) || strcmp(br, s->name)) {
@@ -253,6 +395,27 @@ static void check_queues(void)
 		usage_error("no usable scheduler files");
 }
 
+/* --fail-nth counts only the checks a fault attribute lets through to
+ * should_fail(): by default failslab and fail_page_alloc skip allocations
+ * that may sleep (ignore-gfp-wait=Y), and fail_function checks only the
+ * functions in its inject list. Say so; the fault sets own those knobs. */
+static void fail_nth_note(void)
+{
+	static const char *const attrs[] = { "failslab", "fail_page_alloc" };
+	char path[4200], v[16], skip[64] = "";
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/kernel/debug/%s/ignore-gfp-wait", opt.sysfs_root,
+			 attrs[i]);
+		if (sysfs_read(path, v, sizeof(v)) > 0 && v[0] == 'Y')
+			snprintf(skip + strlen(skip), sizeof(skip) - strlen(skip), "%s%s",
+				 skip[0] ? "," : "", attrs[i]);
+	}
+	if (skip[0])
+		fprintf(stderr, "switcher: note: ignore-gfp-wait=Y in %s: --fail-nth cannot fail "
+			"their sleeping allocations there\n", skip);
+}
+
 int main(int argc, char **argv)
 {
 	static char defscheds[] = "cfq,none,mq-deadline,kyber,bfq", defmust[] = "none";
@@ -274,6 +437,14 @@ int main(int argc, char **argv)
 	if (!nqueues)
 		usage_error("no scheduler files found (--queues / --sysfs-root)");
 	check_queues();
+	if (fail_nth && !opt.print_plan) {
+		if (access(FAIL_NTH_PATH, F_OK)) {
+			fprintf(stderr, "switcher: --fail-nth %ld: %s: %s (a kernel without "
+				"CONFIG_FAULT_INJECTION)\n", fail_nth, FAIL_NTH_PATH, strerror(errno));
+			exit(2);
+		}
+		fail_nth_note();
+	}
 
 	if (opt.dry_run || opt.print_plan) {
 		struct rng r;
@@ -285,13 +456,23 @@ int main(int argc, char **argv)
 			struct step s = next_step(&r);
 			char val[LONG_LEN + 8];
 			snprintf(val, sizeof(val), "%s%s", s.name, s.suffix);
-			printf("plan client=0 i=%d queue=%s write='%s' expect=%s\n", i,
-			       queues[s.q], show(val, sh, sizeof(sh)),
-			       s.invalid ? "EINVAL" : "success");
+			if (s.nth)
+				printf("plan client=0 i=%d queue=%s write='%s' fail_nth=%d "
+				       "expect=success|init_failed\n", i, queues[s.q],
+				       show(val, sh, sizeof(sh)), s.nth);
+			else
+				printf("plan client=0 i=%d queue=%s write='%s' expect=%s\n", i,
+				       queues[s.q], show(val, sh, sizeof(sh)),
+				       s.invalid ? "EINVAL" : "success");
 		}
 		return 0;
 	}
 
+	fc = mmap(NULL, sizeof(*fc), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fc == MAP_FAILED) {
+		perror("switcher: mmap");
+		exit(2);
+	}
 	st = stats_alloc(opt.clients);
 	run_clients(opt.clients, client, NULL, st);
 	for (int i = 0; i < nqueues; i++) {
@@ -302,5 +483,9 @@ int main(int argc, char **argv)
 			stats_error(&st[0]);
 		}
 	}
+	if (fail_nth)
+		fprintf(stderr, "switcher: fail_nth=%ld fail_nth_armed=%llu fail_nth_hit=%llu "
+			"init_failed=%llu\n", fail_nth, (unsigned long long)fc->armed,
+			(unsigned long long)fc->hit, (unsigned long long)fc->init_failed);
 	return report_results(st, opt.clients, 1);
 }

@@ -1,28 +1,37 @@
 /* teardown: load cfq, use it, try to unload it while in use, switch away,
- * unload it; optionally with a null_blk device powered on/off meanwhile. */
+ * unload it; optionally with a null_blk device powered on/off meanwhile, and
+ * optionally switching away while cfq idles for a reader (idle timer armed). */
 #include "common.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 enum { OPT_MODPROBE = 100, OPT_RMMOD, OPT_MODULE, OPT_SCHED, OPT_AWAY, OPT_IO_MS,
-       OPT_NULLB, OPT_NULLB_NAME, OPT_CONFIGFS, OPT_NO_READBACK };
+       OPT_NULLB, OPT_NULLB_NAME, OPT_CONFIGFS, OPT_NO_READBACK, OPT_SLICE_IDLE };
 
 static const char *modprobe = "/sbin/modprobe", *rmmod = "/sbin/rmmod";
 static const char *module = "cfq-iosched", *sched = "cfq", *away = "mq-deadline";
 static const char *nullb_name = "cfqstress", *configfs;
-static long io_ms = 200;
+static long io_ms = 200, slice_idle_ms;
 static int nullb, no_readback;
-static char qsched[4096 + 64];
+static char qsched[4096 + 64], iosched[4096 + 64], active_q[4096 + 64];
 static struct stats *st;
 static uint64_t busy_elsewhere;
+/* --slice-idle-ms: cycles with an idle phase; of their samples of the
+ * debugfs active_queue just before the switch away, those read and those
+ * showing the active queue idling (wait=1); the idler's reads (shared) */
+static uint64_t idle_phases, idle_sampled, idle_seen, *idler_reads;
 
 static const struct option extra_opts[] = {
 	{ "modprobe", required_argument, NULL, OPT_MODPROBE },
@@ -35,6 +44,7 @@ static const struct option extra_opts[] = {
 	{ "nullb-name", required_argument, NULL, OPT_NULLB_NAME },
 	{ "configfs", required_argument, NULL, OPT_CONFIGFS },
 	{ "no-readback", no_argument, NULL, OPT_NO_READBACK },
+	{ "slice-idle-ms", required_argument, NULL, OPT_SLICE_IDLE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -53,7 +63,20 @@ static const char help[] =
 	"                      configfs, powers it on/off while switching it to SCHED\n"
 	"  --nullb-name NAME   configfs item name (default cfqstress)\n"
 	"  --configfs DIR      configfs mount (default <sysfs-root>/kernel/config)\n"
-	"  --no-readback       skip the [current] check after switches (fake trees)\n";
+	"  --no-readback       skip the [current] check after switches (fake trees)\n"
+	"  --slice-idle-ms MS  switch away and rmmod while the idle timer is armed\n"
+	"                      (1..30000; 0 = off, the default). After selecting SCHED,\n"
+	"                      each cycle sets iosched/slice_sync to max(current, 2*MS),\n"
+	"                      then slice_idle to MS; after the --io-ms I/O a child does\n"
+	"                      sync O_DIRECT reads of the region with a pause shorter than\n"
+	"                      MS after each (1 ms; 0.5 ms for MS=1), so cfq idles for it;\n"
+	"                      50-300 ms later, while it reads, rmmod (must fail), switch\n"
+	"                      to AWAY and rmmod as above; then the child is stopped\n"
+	"                      (SIGTERM, waitpid). Just before the switch, debugfs\n"
+	"                      block/<disk>/sched/active_queue is sampled (wait=1: the\n"
+	"                      timer was armed). The final stderr line adds\n"
+	"                      slice_idle_ms= idle_phases= idle_sampled= idle_seen=\n"
+	"                      idler_reads=\n";
 
 static int handle(int id, const char *arg)
 {
@@ -68,6 +91,7 @@ static int handle(int id, const char *arg)
 	case OPT_NULLB_NAME: nullb_name = arg; return 0;
 	case OPT_CONFIGFS: configfs = arg; return 0;
 	case OPT_NO_READBACK: no_readback = 1; return 0;
+	case OPT_SLICE_IDLE: return parse_int_arg("slice-idle-ms", arg, 0, 30000, &slice_idle_ms);
 	}
 	return -1;
 }
@@ -170,6 +194,94 @@ static void wait_child(pid_t p, const char *what)
 		fail("%s child failed%s", what, "");
 }
 
+/* --slice-idle-ms: slice_sync to at least 2 * MS first (the kernel keeps
+ * slice_idle <= slice_sync / 2 and refuses a change that breaks it), then
+ * slice_idle to MS. A fresh cfq (module load or switch) starts from the
+ * defaults: every cycle sets them. */
+static void set_idle_tunables(void)
+{
+	char path[sizeof(iosched) + 16], v[32], cur[32];
+	int n, err;
+
+	snprintf(path, sizeof(path), "%s/slice_sync", iosched);
+	n = sysfs_read(path, cur, sizeof(cur));
+	if (n < 0) {
+		fail("cannot read %s: %s", path, strerror(-n));
+		return;
+	}
+	if (strtol(cur, NULL, 10) < 2 * slice_idle_ms) {
+		snprintf(v, sizeof(v), "%ld", 2 * slice_idle_ms);
+		if ((err = sysfs_write(path, v))) {
+			fail("raising %s failed: %s", path, strerror(err));
+			return;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/slice_idle", iosched);
+	snprintf(v, sizeof(v), "%ld", slice_idle_ms);
+	if ((err = sysfs_write(path, v))) {
+		fail("setting %s failed: %s", path, strerror(err));
+		return;
+	}
+	if (no_readback)
+		return;
+	n = sysfs_read(path, cur, sizeof(cur));
+	if (n >= 0)
+		trim(cur);
+	if (n < 0 || strcmp(cur, v))
+		fail("%s reads '%s' after the write", path, n < 0 ? strerror(-n) : cur);
+}
+
+/* Child for --slice-idle-ms: sync O_DIRECT reads of --dev's region, each
+ * followed by a pause shorter than slice_idle, until SIGTERM. Its queue
+ * stays the busy one and cfq idles for it (the idle hrtimer pending)
+ * between its reads. */
+static pid_t start_idler(struct rng *r)
+{
+	uint64_t seed = rng_next(r), pause_us = slice_idle_ms > 1 ? 1000 : 500;
+	pid_t parent = getpid();
+
+	fflush(NULL);
+	pid_t p = fork();
+	if (p != 0)
+		return p;
+	prctl(PR_SET_PDEATHSIG, SIGTERM);	/* no reader left behind if teardown dies */
+	if (getppid() != parent)
+		_exit(0);
+	struct rng cr;
+	rng_init(&cr, seed, 0);
+	int fd = open(opt.dev, O_RDONLY | O_DIRECT);
+	if (fd < 0) {
+		perror("teardown: idler: open --dev");
+		_exit(3);
+	}
+	uint64_t nb = total_blocks(fd);
+	char *buf = alloc_aligned(opt.bs);
+	while (nb && !stop_requested) {
+		uint64_t off = opt.offset + rng_below(&cr, nb) * opt.bs, t0 = now_us();
+		if (pread(fd, buf, opt.bs, (off_t)off) != (ssize_t)opt.bs) {
+			if (!opt.allow_errors && !(stop_requested && errno == EINTR))
+				stats_error(&st[0]);
+		} else {
+			stats_io(&st[0], opt.bs, now_us() - t0);
+			__atomic_add_fetch(idler_reads, 1, __ATOMIC_RELAXED);
+		}
+		sleep_us(pause_us);
+	}
+	_exit(0);
+}
+
+/* The active queue idling, as the debugfs file shows it: "... wait=1". */
+static void sample_idling(void)
+{
+	char buf[4096];
+
+	if (!active_q[0] || sysfs_read(active_q, buf, sizeof(buf)) < 0)
+		return;
+	idle_sampled++;
+	if (strstr(buf, " wait=1"))
+		idle_seen++;
+}
+
 /* null_blk through configfs: create, power on/off a few times while a child
  * keeps switching the device's scheduler, remove. */
 static void nullb_stage(struct rng *r)
@@ -242,6 +354,8 @@ static void cycle(struct rng *r)
 	if ((rc = cmd(modprobe, module, NULL)))
 		fail("modprobe %s failed (status %s)", module, rc == 127 ? "127: not run" : "non-zero");
 	switch_to(qsched, sched);
+	if (slice_idle_ms)
+		set_idle_tunables();
 	pid_t io = start_io(r, io_ms);
 	sleep_us(rng_below(r, (uint64_t)io_ms * 500 + 1));
 	if (cmd(rmmod, module, NULL) == 0)
@@ -250,6 +364,17 @@ static void cycle(struct rng *r)
 		nullb_stage(r);
 	if (io > 0)
 		wait_child(io, "I/O");
+	pid_t idler = -1;
+	if (slice_idle_ms) {
+		/* the reader alone for 50-300 ms, then the unload attempt and
+		 * the switch away while cfq idles for it */
+		idler = start_idler(r);
+		sleep_us(50000 + rng_below(r, 250001));
+		if (cmd(rmmod, module, NULL) == 0)
+			fail("rmmod %s succeeded while %s was in use (idling)", module, sched);
+		sample_idling();
+		idle_phases++;
+	}
 	switch_to(qsched, away);
 	if ((rc = cmd(rmmod, module, NULL))) {
 		/* Another queue may use the module, or a concurrent switch may
@@ -267,6 +392,12 @@ static void cycle(struct rng *r)
 		else if (rc)
 			fail("rmmod %s failed (status %s) with no queue using it", module,
 			     rc == 127 ? "127: not run" : "non-zero");
+	}
+	if (idler > 0) {
+		kill(idler, SIGTERM);
+		wait_child(idler, "idle reader");
+	} else if (slice_idle_ms) {
+		fail("fork of the idle reader failed%s%s", "", "");
 	}
 	stats_op(&st[0], 0, now_us() - t0);
 }
@@ -288,6 +419,15 @@ int main(int argc, char **argv)
 	}
 	if (access(qsched, F_OK))
 		usage_error("%s does not exist", qsched);
+	if (slice_idle_ms) {
+		/* debugfs names the disk: <sysfs-root>/kernel/debug/block/<disk> */
+		char real[PATH_MAX];
+
+		snprintf(iosched, sizeof(iosched), "%s/iosched", qdir);
+		if (realpath(qdir, real))
+			snprintf(active_q, sizeof(active_q), "%s/kernel/debug/block/%s/sched/active_queue",
+				 opt.sysfs_root, basename(dirname(real)));
+	}
 
 	if (opt.dry_run || opt.print_plan) {
 		struct rng r;
@@ -295,16 +435,35 @@ int main(int argc, char **argv)
 		printf("queue %s\n", qsched);
 		printf("plan step=1 run='%s %s'\n", modprobe, module);
 		printf("plan step=2 write %s=%s\n", qsched, sched);
+		if (slice_idle_ms)
+			printf("plan step=2.1 write %s/slice_sync=max(current,%ld) then "
+			       "%s/slice_idle=%ld\n", iosched, 2 * slice_idle_ms, iosched,
+			       slice_idle_ms);
 		printf("plan step=3 io dev=%s ms=%ld\n", opt.dev, io_ms);
 		printf("plan step=4 run='%s %s' expect=fail\n", rmmod, module);
 		if (nullb)
 			printf("plan step=5 nullb %s/nullb/%s power on/off, switching to %s\n",
 			       configfs, nullb_name, sched);
+		if (slice_idle_ms) {
+			printf("plan step=5.1 idler dev=%s sync reads with %d us pauses, "
+			       "alone for 50-300 ms\n", opt.dev, slice_idle_ms > 1 ? 1000 : 500);
+			printf("plan step=5.2 run='%s %s' expect=fail\n", rmmod, module);
+			printf("plan step=5.3 read %s (wait=1: idling)\n",
+			       active_q[0] ? active_q : "?");
+		}
 		printf("plan step=6 write %s=%s\n", qsched, away);
 		printf("plan step=7 run='%s %s' expect=success\n", rmmod, module);
+		if (slice_idle_ms)
+			printf("plan step=8 stop the idler (SIGTERM, waitpid)\n");
 		return 0;
 	}
 
+	idler_reads = mmap(NULL, sizeof(*idler_reads), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (idler_reads == MAP_FAILED) {
+		perror("teardown: mmap");
+		exit(2);
+	}
 	st = stats_alloc(1);
 	if (nullb && cmd(modprobe, "null_blk", "nr_devices=0"))
 		fail("modprobe null_blk nr_devices=0 failed%s%s", "", "");
@@ -312,7 +471,13 @@ int main(int argc, char **argv)
 	rng_init(&r, opt.seed, 0);
 	while (!time_up())
 		cycle(&r);
-	fprintf(stderr, "teardown: cycles=%llu busy_elsewhere=%llu\n",
-		(unsigned long long)st[0].ops, (unsigned long long)busy_elsewhere);
+	char idle[200] = "";
+	if (slice_idle_ms)
+		snprintf(idle, sizeof(idle), " slice_idle_ms=%ld idle_phases=%llu idle_sampled=%llu "
+			 "idle_seen=%llu idler_reads=%llu", slice_idle_ms,
+			 (unsigned long long)idle_phases, (unsigned long long)idle_sampled,
+			 (unsigned long long)idle_seen, (unsigned long long)*idler_reads);
+	fprintf(stderr, "teardown: cycles=%llu busy_elsewhere=%llu%s\n",
+		(unsigned long long)st[0].ops, (unsigned long long)busy_elsewhere, idle);
 	return report_results(st, 1, 1);
 }

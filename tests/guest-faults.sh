@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # One short round per fault set (faults/*.flt) on the faultcheck scenario:
-# the faults must fire (counters read back in the guest) and the correct
-# scheduler must show no finding (I/O errors are expected, not findings).
+# the faults must fire (counters read back in the guest), the correct
+# scheduler must show no finding (I/O errors are expected, not findings),
+# and lockdep must still be on at the end of the round. Then every fault
+# set at once with a lockdep control planted late (late-control): lockdep
+# must still catch it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+logs=$PWD/logs/test-${TEST_STAMP:-x}-faults
+mkdir -p "$logs"
 for f in faults/*.flt; do
 	name=$(basename "$f" .flt)
-	FAULTS=$name host/soak.sh faultcheck 30 1 >"logs/test-${TEST_STAMP:-x}-faults-$name.out" 2>&1
+	mkdir -p "$logs/$name"
+	FAULTS=$name LOGS=$logs/$name host/soak.sh faultcheck 30 1 >"$logs/$name.out" 2>&1
 	rc=$?
-	dir=$(ls -d logs/soak-*-faultcheck | tail -n1)
-	r="$dir/r001"
+	r=$(echo "$logs/$name"/soak-*/r001)
 	if [ ! -f "$r/summary" ]; then echo "not ok - faults $name: no summary (soak exit $rc)"; continue; fi
 	fired=$(awk '/^fault /{split($3, kv, "="); s += kv[2]} END {print s + 0}' "$r/results.log")
 	kinds=$(grep -c '^fault ' "$r/results.log")
@@ -17,5 +22,27 @@ for f in faults/*.flt; do
 		echo "not ok - faults $name: fired $fired times"
 	st=$(sed -n 's/^status=//p' "$r/summary")
 	[ "$rc" = 0 ] && [ "$st" = clean ] && echo "ok - faults $name: no finding on cfq ($(sed -n 's/^io_errors=//p' "$r/summary") I/O errors)" ||
-		{ echo "not ok - faults $name: no finding on cfq (status $st)"; grep -P '^finding' "$r/summary" | sed 's/^/#   /'; }
+		{ echo "not ok - faults $name: no finding on cfq (status $st)"; grep -P '^finding|^suppressed' "$r/summary" | sed 's/^/#   /'; }
+	dl=$(sed -n 's/^lockdep debug_locks=//p' "$r/results.log")
+	[ "$dl" = 1 ] && echo "ok - faults $name: lockdep still on at the end of the round" ||
+		echo "not ok - faults $name: lockdep still on at the end of the round (debug_locks=${dl:-missing})"
 done
+
+# every set at once, the lockdep control 40 s into the round
+want='possible circular locking dependency detected: rig_lock_b --> rig_lock_a'
+mkdir -p "$logs/late"
+LOGS=$logs/late host/soak.sh late-control 50 1 >"$logs/late.out" 2>&1
+rc=$?
+r=$(echo "$logs/late"/soak-*/r001)
+if [ ! -f "$r/summary" ]; then
+	echo "not ok - faults all: a late lockdep control is caught (no summary, soak exit $rc)"
+else
+	n=$(sed -n 's/^findings=//p' "$r/summary")
+	[ "$rc" = 1 ] && grep -qF "$want" "$r/summary" && [ "$n" = 1 ] &&
+		echo "ok - faults all: a lockdep control 40 s into an all-fault round is caught, and nothing else" ||
+		{ echo "not ok - faults all: a late lockdep control is caught, and nothing else (exit $rc, $n findings)"; grep -P '^finding|^suppressed' "$r/summary" | sed 's/^/#   /'; }
+	grep -q '^suppressed' "$r/summary" && { echo "not ok - faults all: no suppressed report"; grep '^suppressed' "$r/summary" | sed 's/^/#   /'; } ||
+		echo "ok - faults all: no suppressed report (fail_function no longer trips lockdep)"
+	fired=$(awk '/^fault /{split($3, kv, "="); s += kv[2]} END {print s + 0}' "$r/results.log")
+	[ "$fired" -gt 0 ] && echo "ok - faults all: $fired injections before the control" || echo "not ok - faults all: no injection fired"
+fi

@@ -1,21 +1,39 @@
 #!/usr/bin/env bash
-# The smoke scenario on cfq (every stressor, lightly, 60 s, seed 1): no
-# finding, every stressor reports and verifies ok.
+# The smoke scenario on cfq (every stressor, lightly, 60 s, seed 1), with
+# coverage: no finding, every stressor reports and verifies ok, and the
+# scheduler's gcov data comes back as an lcov tracefile and a summary line.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-host/soak.sh smoke 60 1 >"logs/test-${TEST_STAMP:-x}-smoke.out" 2>&1
+logs=$PWD/logs/test-${TEST_STAMP:-x}-smoke
+mkdir -p "$logs"
+COVER=1 LOGS=$logs host/soak.sh smoke 60 1 >"$logs.out" 2>&1
 rc=$?
-dir=$(ls -d logs/soak-*-smoke | tail -n1)
+dir=$(echo "$logs"/soak-*-smoke)
 r="$dir/r001"
-[ -f "$r/summary" ] || { echo "not ok - smoke: no round summary (soak exit $rc)"; tail -5 "logs/test-${TEST_STAMP:-x}-smoke.out"; exit 1; }
+[ -f "$r/summary" ] || { echo "not ok - smoke: no round summary (soak exit $rc)"; tail -5 "$logs.out"; exit 1; }
 v() { sed -n "s/^$1=//p" "$r/summary"; }
 [ "$rc" = 0 ] && [ "$(v status)" = clean ] && echo "ok - smoke: clean run on cfq" ||
 	{ echo "not ok - smoke: clean run on cfq (status $(v status))"; grep -P '^finding' "$r/summary" | sed 's/^/#   /'; }
 want=$(sed -n "s/^PLAN_N=//p" "$r/files/plan")
 got=$(grep -c '^summary .*status=ok' "$r/results.log")
-nstress=$(grep -c "^PLAN_S.*='\(readers\|writers\|churn\|switcher\|teardown\|tunables\|hotplug\)" "$r/files/plan")
+nstress=$(grep -c "^PLAN_S.*='\(readers\|writers\|churn\|paths\|switcher\|teardown\|tunables\|hotplug\)" "$r/files/plan")
 [ "$got" = "$nstress" ] && echo "ok - smoke: all $got stressors report status=ok" ||
 	echo "not ok - smoke: all $nstress stressors report status=ok (got $got of $want)"
 [ "$(v ops)" -gt 100 ] && echo "ok - smoke: $(v ops) ops" || echo "not ok - smoke: ops $(v ops)"
-grep -q 'reproduce\|seed' "logs/test-${TEST_STAMP:-x}-smoke.out" && echo "ok - smoke: summary prints the seed" ||
+grep -q 'reproduce\|seed' "$logs.out" && echo "ok - smoke: summary prints the seed" ||
 	echo "not ok - smoke: summary prints the seed"
+grep -q '^lockdep debug_locks=1' "$r/results.log" && echo "ok - smoke: lockdep still on at the end" ||
+	echo "not ok - smoke: lockdep still on at the end ($(grep '^lockdep' "$r/results.log"))"
+grep -q 'cfq-iosched unloaded after the round' "$r/console.log" && echo "ok - smoke: the module unloads once no queue uses it" ||
+	echo "not ok - smoke: the module unloads once no queue uses it"
+# coverage: a tracefile of cfq-iosched.c, the line in both summaries, the
+# gcda blocks taken out of results.log, an HTML report
+grep -q '^SF:.*/block/cfq-iosched.c$' "$r/coverage.info" 2>/dev/null && echo "ok - smoke: coverage.info of cfq-iosched.c" ||
+	{ echo "not ok - smoke: coverage.info of cfq-iosched.c"; cat "$r/coverage.txt" "$r/coverage.log" 2>/dev/null | head -5 | sed 's/^/#   /'; }
+pct=$(v coverage | sed -n 's/^lines \([0-9]*\)\..*/\1/p')
+[ "${pct:-0}" -ge 60 ] && echo "ok - smoke: the round reaches ${pct}% of the scheduler's lines ($(v coverage))" ||
+	echo "not ok - smoke: the round reaches at least 60% of the scheduler's lines (got '$(v coverage)')"
+grep -q '^coverage=lines' "$dir/summary" && [ -f "$dir/coverage/index.html" ] &&
+	echo "ok - smoke: the soak merges its rounds' coverage (HTML report)" || echo "not ok - smoke: the soak merges its rounds' coverage"
+grep -q '^gcda-' "$r/results.log" && echo "not ok - smoke: gcda blocks removed from results.log" ||
+	echo "ok - smoke: gcda blocks removed from results.log"

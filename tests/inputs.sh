@@ -78,6 +78,19 @@ expect "run: unknown job" 2 "unknown job 'nojob'" host/run.sh nojob
 expect "run: bad guest setting" 2 "guest setting must look like RIG_NAME=value" host/run.sh probe seed=3
 expect "run: bad TIMEOUT" 2 "TIMEOUT must be a positive number" env TIMEOUT=-5 host/run.sh probe
 expect "soak: unknown scenario" 2 "unknown scenario 'nosuch'" host/soak.sh nosuch 1m
+rot() { local f="$tmp/$1.rot"; shift; printf '%s\n' "$@" >"$f"; echo "$f"; }
+expect "soak: rotation names no scenario" 2 "r1.rot:2: no scenario stress/scenarios/nosuch.scn" host/soak.sh "$(rot r1 'smoke 60' 'nosuch 60')" 1m
+expect "soak: rotation duration too short" 2 "r2.rot:1: duration '5' must be at least 30" host/soak.sh "$(rot r2 'smoke 5')" 1m
+expect "soak: rotation with a bad fault set" 2 "r3.rot:1: bad fault sets 'nope'" host/soak.sh "$(rot r3 'smoke 60 nope')" 1m
+expect "soak: rotation with a stray word" 2 "r4.rot:1: expected 'SCENARIO \[DURATION\] \[FAULTS\|-\]'" host/soak.sh "$(rot r4 'smoke 60 - x')" 1m
+expect "soak: bad ROUNDS" 2 "ROUNDS must look like 3 or 2-5" env ROUNDS=5-x host/soak.sh smoke 1m
+expect "soak: ROUNDS backwards" 2 "ROUNDS: 2 is before 5" env ROUNDS=5-2 host/soak.sh smoke 1m
+expect "soak: bad FLAVOR before any build" 2 "unknown FLAVOR 'turbo'" env FLAVOR=turbo host/soak.sh smoke 1m
+expect "cover: a flavor without gcov" 2 "COVER=1 needs a kernel with gcov; FLAVOR=perf has none" env FLAVOR=perf COVER=1 host/soak.sh smoke 1m
+expect "cover: COVER not 0 or 1" 2 "COVER must be 0 or 1" env COVER=yes host/soak.sh smoke 1m
+expect "cover: run.sh on a flavor without gcov" 2 "COVER=1 needs a kernel with gcov" env FLAVOR=perf COVER=1 host/run.sh probe
+expect "test: unknown ONLY group" 2 "unknown test group 'nosuch'" env ONLY=static,nosuch tests/run.sh
+expect "fault: fail_function names" 2 "fn must be function names, comma-separated" host/faults.sh check "$(flt f9 'fail_function fn=a,,b retval=0')"
 expect "repro: N must be a number" 2 "N must be a positive number" host/repro.sh smoke 1 x
 expect "flavor: unknown FLAVOR" 2 "unknown FLAVOR 'turbo'" env FLAVOR=turbo host/kernel.sh
 expect "repro: TITLE with no such finding in logs/index" 2 "no run in .* has a finding with 'no such title'" \

@@ -2,7 +2,7 @@
 # make test: run every test group, count "ok - " / "not ok - " lines and
 # print the closing line "N passed, N failed". Exit 0 iff nothing failed.
 # ONLY=group,group runs a subset (groups: static inputs classifier stress controls
-# clean cfq smoke faults repro mutant).
+# clean cfq smoke faults repro mutant race); an unknown group is an error (exit 2).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 stamp=$(date +%Y%m%d-%H%M%S)
@@ -10,6 +10,10 @@ out="logs/test-$stamp"
 mkdir -p "$out"
 export TEST_STAMP=$stamp
 pass=0 fail=0
+GROUPS_ALL="static inputs classifier stress controls clean cfq smoke faults repro mutant race"
+for g in ${ONLY//,/ }; do
+	case " $GROUPS_ALL " in *" $g "*) ;; *) echo "error: unknown test group '$g' (groups: $GROUPS_ALL)" >&2; exit 2 ;; esac
+done
 
 group() {
 	local name=$1; shift
@@ -44,6 +48,7 @@ group smoke      tests/guest-smoke.sh
 group faults     tests/guest-faults.sh
 group repro      tests/guest-repro.sh
 group mutant     tests/guest-mutant.sh
+group race       tests/guest-race.sh
 
 echo "logs: $out"
 echo "$pass passed, $fail failed"

@@ -9,6 +9,8 @@
  *   odebug        free of an active hrtimer    (DEBUG_OBJECTS_TIMERS)
  *   atomic_sleep  GFP_KERNEL under a spinlock  (DEBUG_ATOMIC_SLEEP)
  *   hung          a kthread in D state         (hung task detector)
+ *   race          two kthreads increment one counter without a lock for
+ *                 two seconds (KCSAN, the race flavor: a data race)
  *   lockdep       AB-BA lock order inversion   (PROVE_LOCKING; run it last,
  *                 lockdep turns itself off after its first report)
  */
@@ -80,6 +82,21 @@ static int rig_splat_hung_thread(void *unused)
 	return 0;
 }
 
+/* Plain, unlocked read-modify-write from two threads: a data race by design */
+static unsigned long rig_racy_counter;
+
+static int rig_splat_race_thread(void *unused)
+{
+	unsigned long end = jiffies + 2 * HZ;
+
+	while (time_before(jiffies, end)) {
+		rig_racy_counter++;
+		cpu_relax();
+		cond_resched();
+	}
+	return 0;
+}
+
 static noinline void rig_splat_lockdep_inversion(void)
 {
 	spin_lock(&rig_lock_a);
@@ -113,7 +130,10 @@ static ssize_t rig_splat_write(struct file *file, const char __user *ubuf,
 		rig_splat_atomic_sleep();
 	else if (!strcmp(buf, "hung"))
 		kthread_run(rig_splat_hung_thread, NULL, "rig_hung");
-	else if (!strcmp(buf, "lockdep"))
+	else if (!strcmp(buf, "race")) {
+		kthread_run(rig_splat_race_thread, NULL, "rig_race_a");
+		kthread_run(rig_splat_race_thread, NULL, "rig_race_b");
+	} else if (!strcmp(buf, "lockdep"))
 		rig_splat_lockdep_inversion();
 	else
 		return -EINVAL;

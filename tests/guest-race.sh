@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The race flavor (KCSAN in place of KASAN, with lockdep, debug objects and
+# fault injection): its kernel boots, a planted data race (rig_splat "race":
+# two threads, one counter, no lock) is reported and titled the way syzbot
+# does, and the other detectors still report on it.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-race"
+FLAVOR=race RUN_ID=$id TIMEOUT=600 host/run.sh controls "RIG_CONTROLS=lockdep race odebug atomic_sleep" >/dev/null
+rc=$?
+s="logs/$id/summary"
+[ -f "$s" ] || { echo "not ok - race: no summary (run.sh exit $rc)"; exit 1; }
+grep -qx 'flavor=race' "$s" && echo "ok - race: the race flavor booted" || echo "not ok - race: the race flavor booted"
+check() {
+	if grep -qF -- "$2" "$s"; then echo "ok - race: $1 -> $2"
+	else echo "not ok - race: $1 -> $2"; grep -P '^finding\t' "$s" | sed 's/^/#   /'; fi
+}
+check kcsan        "KCSAN: data-race in rig_splat_race_thread / rig_splat_race_thread"
+check lockdep      "possible circular locking dependency detected: rig_lock_"
+check odebug       "ODEBUG: free active hrtimer"
+check atomic-sleep "BUG: sleeping function called from invalid context in rig_splat_atomic_sleep"
+grep -q 'KASAN' "logs/$id/console.log" && echo "not ok - race: no KASAN in the race kernel" ||
+	echo "ok - race: no KASAN in the race kernel"
