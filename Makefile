@@ -7,7 +7,7 @@ SEED     ?=
 FLAVOR   ?= debug
 export FLAVOR
 
-.PHONY: all deps kernel guest boot soak cover repro mutants bench test stress clean distclean help
+.PHONY: all deps kernel guest boot soak cover cover-all repro mutants bench test stress clean distclean help
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -40,6 +40,10 @@ soak: deps stress
 ## cover    a soak with coverage of block/cfq-iosched.c: SCENARIO=hunt DURATION=10m
 cover: deps stress
 	@COVER=1 host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
+
+## cover-all  one round of every scenario with coverage, and their union (README table)
+cover-all: deps stress
+	@host/cover-all.sh
 
 ## repro    re-run a round N times: RUN=soak-.../r001 N=3, TITLE="..." (latest run with
 ##          that finding), or SCENARIO=x SEED=n N=3

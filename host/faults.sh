@@ -3,7 +3,8 @@
 # faults.sh (functions faults_arm and faults_report, variable FAULT_NULLB).
 #
 # usage: host/faults.sh check FILE...  -> exit 0, or 2 with FILE:LINE: reason
-#        host/faults.sh guest FILE...  -> guest shell code on stdout
+#        host/faults.sh guest FILE...  -> guest shell code on stdout (faults_arm,
+#                                         faults_rearm, faults_report)
 # Several files are armed together; a fault may appear in only one of them.
 #
 # A line is: FAULT knob=value ...   ('#' starts a comment). FAULT is one of
@@ -107,6 +108,19 @@ guest)
 		echo "	echo $times >$dir/times; echo $times >/tmp/fault.$f.times"
 		echo "	echo $(sed -n 's/.*probability=\([0-9]*\).*/\1/p' <<<"$rest" | grep . || echo 1) >$dir/probability"
 		echo "	rig_log \"fault armed: $f $rest\""
+	done <<<"$lines"
+	echo "	:"
+	echo "}"
+	# fail_function's kprobes on a module's functions go with the module:
+	# after teardown unloads and reloads the scheduler they must be set again
+	echo "faults_rearm() {"
+	while read -r f rest; do
+		[ "$f" = fail_function ] || continue
+		fn=$(sed -n 's/.*fn=\([^ ]*\).*/\1/p' <<<"$rest" | tr , ' ')
+		rv=$(sed -n 's/.*retval=\([^ ]*\).*/\1/p' <<<"$rest")
+		for x in $fn; do
+			echo "	{ echo '!$x' >\$D/fail_function/inject; echo $x >\$D/fail_function/inject && echo ${rv:-0} >\$D/fail_function/$x/retval; } 2>/dev/null"
+		done
 	done <<<"$lines"
 	echo "	:"
 	echo "}"

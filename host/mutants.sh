@@ -47,6 +47,7 @@ hunt_for() {
 	timer-queue | refcount | lock-order | stall) echo exit-race ;;
 	irq-lock | sleep-in-atomic) echo smoke ;;
 	requeue) echo requeue ;;
+	init-fail | merge) echo paths ;;
 	tunables) echo tunables ;;
 	slice-arith) echo job:cfq ;;
 	*) echo unknown ;;

@@ -92,7 +92,8 @@ while if [ -n "${ROUNDS:-}" ]; then [ "$round" -lt "$last" ]; else [ $((SECONDS 
 	d=$r_dur; [ "$d" = - ] && d=$(plan_value <(host/scenario.sh plan "$r_file" 1) DURATION)
 	if [ -z "${ROUNDS:-}" ]; then
 		left=$((secs - (SECONDS - start)))
-		[ "$left" -lt "$d" ] && d=$left; [ "$d" -lt 30 ] && d=30
+		# the last round is cut to what is left (a few seconds over are not worth it)
+		[ "$left" -lt $((d - 15)) ] && d=$left; [ "$d" -lt 30 ] && d=30
 	fi
 	s=$(round_seed "$round")
 	rdir="$dir/r$(printf %03d "$round")"

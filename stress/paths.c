@@ -55,12 +55,12 @@ enum { PRIO_CLASS_RT = 1, PRIO_CLASS_BE = 2, PRIO_CLASS_IDLE = 3 };
 
 enum {
 	M_MERGE, M_BUFFERED, M_SHARED_IOC, M_URING, M_KEY_CHANGE, M_IOPRIO, M_SGIO,
-	M_FLUSH, M_DISCARD, NMODES
+	M_FLUSH, M_DISCARD, M_DEBUGFS, NMODES
 };
 
 static const char *const mode_names[NMODES] = {
 	"merge", "buffered", "shared-ioc", "uring", "key-change", "ioprio", "sgio",
-	"flush", "discard",
+	"flush", "discard", "debugfs",
 };
 
 enum { OPT_MODES = 100 };
@@ -110,14 +110,19 @@ static const char help[] =
 	"                (not on cfq) it counts as skipped and the I/O runs anyway\n"
 	"    ioprio      a child with a random ioprio_set class (RT, BE, rarely IDLE)\n"
 	"                does sync I/O, then libaio with per-request priorities\n"
-	"    sgio        SG_IO WRITE/READ(10) (16 past 2 TiB) of the same LBAs\n"
+	"    sgio        SG_IO WRITE(10) (some with FUA), READ(10) of the same LBAs\n"
+	"                (16-byte CDBs past 2^32 LBAs), then an O_DIRECT read of them\n"
 	"    flush       O_DIRECT writes through an O_DSYNC fd, and pwrite +\n"
 	"                fdatasync\n"
 	"    discard     BLKDISCARD (1 in 4: BLKZEROOUT, whose blocks must read as\n"
 	"                zero) over a few blocks, then pattern writes over them\n"
+	"    debugfs     read the scheduler's debugfs attributes (block/DISK/sched/)\n"
+	"                while a helper writes and verifies on the same queue\n"
 	"  --qd N              here: I/Os in flight for libaio/io_uring (default 16)\n"
 	"A mode the device refuses (SG_IO off SCSI, no discard, no io_uring) counts\n"
-	"as skipped and the client stops picking it. At the end one line per mode:\n"
+	"as skipped and the client stops picking it; a client left without modes\n"
+	"ends. At the end one line per mode selected (ops: I/O calls that went\n"
+	"through, summed over clients):\n"
 	"  paths mode=NAME ops=N skipped=N errors=N\n";
 
 static int handle(int id, const char *arg)
@@ -162,7 +167,6 @@ struct client {
 	int subreaper;		/* orphans come back to us */
 	int lbs;		/* logical block size, for SG_IO (0: not asked yet) */
 	uint64_t part_start;	/* bytes, SG_IO addresses the whole disk */
-	int sg_ok;		/* 1 when SG_IO can address this device */
 	unsigned char disabled[NMODES];
 };
 
@@ -714,7 +718,12 @@ static int uring_rw(struct client *c, struct io_uring *ring, int write, uint64_t
 		}
 		if (queued && !broken) {
 			int ret = io_uring_submit(ring);
-			if (ret > 0) {
+			if (ret >= 0 && (ring->flags & IORING_SETUP_SQPOLL)) {
+				/* liburing returns what the SQ thread has not taken
+				 * yet, old entries included; it takes them all */
+				inflight += queued;
+				queued = 0;
+			} else if (ret > 0) {
 				queued -= ret;
 				inflight += ret;
 			} else if (!inflight || !(ret == 0 || ret == -EINTR || ret == -EAGAIN ||
@@ -1134,6 +1143,47 @@ static void mode_discard(struct client *c)
 			write_verify(c, c->dfd, b0, i, 1);
 }
 
+/* ---- debugfs ---------------------------------------------------------- */
+
+/* The scheduler's debugfs attributes (block/<disk>/sched/: active_queue,
+ * rr_list, dispatch, queues) walk its lists under its lock: read them all
+ * while a helper does sync I/O on the same queue. */
+static void mode_debugfs(struct client *c)
+{
+	static const char *const files[] = { "active_queue", "rr_list", "dispatch", "queues" };
+	char qdir[PATH_MAX], path[PATH_MAX + 64], buf[16384];
+	int n = clampi(1 + (int)rng_below(&c->aux, 8), 1, win_max);
+	uint64_t b0 = window(c, n), t0 = now_us();
+	const char *disk;
+	int read_any = 0;
+
+	if (queue_dir_for_dev(opt.dev, qdir, sizeof(qdir))) {
+		mode_skip(c, "no queue directory", ENOENT, 1);
+		return;
+	}
+	*strrchr(qdir, '/') = '\0';	/* .../block/<disk>/queue -> .../block/<disk> */
+	disk = strrchr(qdir, '/') + 1;
+	fill(c, b0, n);
+	pid_t p = fork_helper(c, 3);
+	if (p == 0) {
+		write_verify(c, c->dfd, b0, 0, n);
+		_exit(0);
+	}
+	for (int round = 0; round < 4; round++) {
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(path, sizeof(path), "/sys/kernel/debug/block/%s/sched/%s", disk, files[i]);
+			if (sysfs_read(path, buf, sizeof(buf)) >= 0)
+				read_any = 1;
+		}
+	}
+	if (p > 0)
+		reap_all(c);
+	if (read_any)
+		mode_op(c, 0, t0);
+	else	/* not on cfq right now (no sched/ files), or no debugfs */
+		mode_skip(c, "debugfs sched attributes", ENOENT, 0);
+}
+
 /* ---- client ----------------------------------------------------------- */
 
 static void (*const run_mode[NMODES])(struct client *) = {
@@ -1146,6 +1196,7 @@ static void (*const run_mode[NMODES])(struct client *) = {
 	[M_SGIO] = mode_sgio,
 	[M_FLUSH] = mode_flush,
 	[M_DISCARD] = mode_discard,
+	[M_DEBUGFS] = mode_debugfs,
 };
 
 /* The random choice --print-plan shows: a mode among those enabled and not
@@ -1168,7 +1219,7 @@ static void client(int idx, void *arg)
 	memset(&c, 0, sizeof(c));
 	c.idx = idx;
 	c.base = opt.offset / opt.bs + (uint64_t)idx * region_blocks;
-	/* distinct per run: stale blocks of an earlier run never pass */
+	/* distinct per run (within a boot): an earlier run's blocks never pass */
 	c.gen = now_us() << 8;
 	rng_init(&c.pick, opt.seed, (uint64_t)idx);
 	rng_init(&c.aux, opt.seed, (1ULL << 32) + (uint64_t)idx);

@@ -397,23 +397,49 @@ static void check_queues(void)
 
 /* --fail-nth counts only the checks a fault attribute lets through to
  * should_fail(): by default failslab and fail_page_alloc skip allocations
- * that may sleep (ignore-gfp-wait=Y), and fail_function checks only the
- * functions in its inject list. Say so; the fault sets own those knobs. */
-static void fail_nth_note(void)
+ * that may sleep (ignore-gfp-wait=Y), which is most of what a switch to cfq
+ * allocates (the elevator queue, the scheduler tags, the scheduler's data).
+ * Where no fault set uses the attribute (probability 0: nothing fails at
+ * random), let the sleeping allocations through for the run, so that the
+ * K-th one of a switch fails; restore the knob at exit. Where a fault set
+ * arms it, it owns the knob: leave it and say so. */
+static const char *const nth_attrs[] = { "failslab", "fail_page_alloc" };
+static int nth_changed[2];
+
+static void fail_nth_prepare(void)
 {
-	static const char *const attrs[] = { "failslab", "fail_page_alloc" };
-	char path[4200], v[16], skip[64] = "";
+	char path[4200], prob[4200], v[16], p[16], left[64] = "";
 
 	for (int i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/kernel/debug/%s/ignore-gfp-wait", opt.sysfs_root,
-			 attrs[i]);
-		if (sysfs_read(path, v, sizeof(v)) > 0 && v[0] == 'Y')
-			snprintf(skip + strlen(skip), sizeof(skip) - strlen(skip), "%s%s",
-				 skip[0] ? "," : "", attrs[i]);
+			 nth_attrs[i]);
+		snprintf(prob, sizeof(prob), "%s/kernel/debug/%s/probability", opt.sysfs_root,
+			 nth_attrs[i]);
+		if (sysfs_read(path, v, sizeof(v)) <= 0 || v[0] != 'Y')
+			continue;
+		if (sysfs_read(prob, p, sizeof(p)) > 0 && atoi(p) == 0 && !sysfs_write(path, "N")) {
+			nth_changed[i] = 1;
+			continue;
+		}
+		snprintf(left + strlen(left), sizeof(left) - strlen(left), "%s%s",
+			 left[0] ? "," : "", nth_attrs[i]);
 	}
-	if (skip[0])
-		fprintf(stderr, "switcher: note: ignore-gfp-wait=Y in %s: --fail-nth cannot fail "
-			"their sleeping allocations there\n", skip);
+	if (left[0])
+		fprintf(stderr, "switcher: note: a fault set arms %s with ignore-gfp-wait=Y: "
+			"--fail-nth cannot fail their sleeping allocations\n", left);
+}
+
+static void fail_nth_restore(void)
+{
+	char path[4200];
+
+	for (int i = 0; i < 2; i++) {
+		if (!nth_changed[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/kernel/debug/%s/ignore-gfp-wait", opt.sysfs_root,
+			 nth_attrs[i]);
+		sysfs_write(path, "Y");
+	}
 }
 
 int main(int argc, char **argv)
@@ -443,7 +469,7 @@ int main(int argc, char **argv)
 				"CONFIG_FAULT_INJECTION)\n", fail_nth, FAIL_NTH_PATH, strerror(errno));
 			exit(2);
 		}
-		fail_nth_note();
+		fail_nth_prepare();
 	}
 
 	if (opt.dry_run || opt.print_plan) {
@@ -487,5 +513,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "switcher: fail_nth=%ld fail_nth_armed=%llu fail_nth_hit=%llu "
 			"init_failed=%llu\n", fail_nth, (unsigned long long)fc->armed,
 			(unsigned long long)fc->hit, (unsigned long long)fc->init_failed);
+	fail_nth_restore();
 	return report_results(st, opt.clients, 1);
 }

@@ -27,7 +27,7 @@ static long io_ms = 200, slice_idle_ms;
 static int nullb, no_readback;
 static char qsched[4096 + 64], iosched[4096 + 64], active_q[4096 + 64];
 static struct stats *st;
-static uint64_t busy_elsewhere;
+static uint64_t busy_elsewhere, init_failed;
 /* --slice-idle-ms: cycles with an idle phase; of their samples of the
  * debugfs active_queue just before the switch away, those read and those
  * showing the active queue idling (wait=1); the idler's reads (shared) */
@@ -119,6 +119,13 @@ static void switch_to(const char *path, const char *name)
 	char cur[4096], br[64];
 	int err = sysfs_write(path, name);
 
+	/* under faults (fail_function on cfq_alloc_cfqd, failslab) setting up
+	 * the scheduler may fail with ENOMEM: expected, counted, retried */
+	for (int tries = 0; err == ENOMEM && opt.allow_errors && tries < 50; tries++) {
+		init_failed++;
+		sleep_us(10000);
+		err = sysfs_write(path, name);
+	}
 	if (err) {
 		fail("switching to %s failed: %s", name, strerror(err));
 		return;
@@ -477,7 +484,8 @@ int main(int argc, char **argv)
 			 "idle_seen=%llu idler_reads=%llu", slice_idle_ms,
 			 (unsigned long long)idle_phases, (unsigned long long)idle_sampled,
 			 (unsigned long long)idle_seen, (unsigned long long)*idler_reads);
-	fprintf(stderr, "teardown: cycles=%llu busy_elsewhere=%llu%s\n",
-		(unsigned long long)st[0].ops, (unsigned long long)busy_elsewhere, idle);
+	fprintf(stderr, "teardown: cycles=%llu busy_elsewhere=%llu init_failed=%llu%s\n",
+		(unsigned long long)st[0].ops, (unsigned long long)busy_elsewhere,
+		(unsigned long long)init_failed, idle);
 	return report_results(st, 1, 1);
 }

@@ -54,6 +54,10 @@ done
 
 # 2. faults (those limited by task-filter hit only the stressors' tasks)
 [ "$PLAN_FAULTS" != none ] && faults_arm
+# every load of the scheduler module prints this; fail_function's kprobes on
+# its functions do not survive an unload, so a new load re-arms them
+cfq_loads() { dmesg | grep -c 'io scheduler cfq registered'; }
+loads=$(cfq_loads)
 
 # the positive-control stressor: a real kernel report of the kind asked for
 # (guest/modules/rig_splat) after --after seconds, so the rig's own path
@@ -184,6 +188,10 @@ while :; do
 			rig_log "report at ${el} s is a known artifact (host/known-issues): the round goes on"
 		fi
 	fi
+	if [ "$PLAN_FAULTS" != none ] && [ "$(cfq_loads)" -gt "$loads" ]; then
+		loads=$(cfq_loads)
+		faults_rearm
+	fi
 	[ $((el % 15)) -lt 3 ] && rig_log "progress: $PLAN_SCENARIO ${el}/${dur} s, $alive stressors running"
 	sleep 3
 done
@@ -210,7 +218,7 @@ while [ $i -lt "$PLAN_N" ]; do
 		fi
 	fi
 	wait "$p"; src=$?
-	grep -E '^(result|summary) ' /tmp/s$i.out >&3
+	grep -E '^(result|summary|paths) ' /tmp/s$i.out >&3
 	grep -h 'verify:' /tmp/s$i.out /tmp/s$i.err | head -5 >&3
 	tail -n 20 /tmp/s$i.err | sed "s/^/stderr $name: /" >&3
 	case "$name:$src" in

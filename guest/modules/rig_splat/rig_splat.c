@@ -9,8 +9,8 @@
  *   odebug        free of an active hrtimer    (DEBUG_OBJECTS_TIMERS)
  *   atomic_sleep  GFP_KERNEL under a spinlock  (DEBUG_ATOMIC_SLEEP)
  *   hung          a kthread in D state         (hung task detector)
- *   race          two kthreads increment one counter without a lock for
- *                 two seconds (KCSAN, the race flavor: a data race)
+ *   race          two kthreads, one per CPU, increment one counter without
+ *                 a lock for two seconds (KCSAN, the race flavor)
  *   lockdep       AB-BA lock order inversion   (PROVE_LOCKING; run it last,
  *                 lockdep turns itself off after its first report)
  */
@@ -88,13 +88,32 @@ static unsigned long rig_racy_counter;
 static int rig_splat_race_thread(void *unused)
 {
 	unsigned long end = jiffies + 2 * HZ;
+	unsigned int i = 0;
 
+	/* mostly the racy accesses, so KCSAN's sampled watchpoints land on them */
 	while (time_before(jiffies, end)) {
 		rig_racy_counter++;
-		cpu_relax();
-		cond_resched();
+		if (!(++i % 256))
+			cond_resched();
 	}
 	return 0;
+}
+
+/* one racing thread per CPU (the first two), so they really overlap */
+static void rig_splat_race(void)
+{
+	struct task_struct *t;
+	int n = 0, cpu;
+
+	for_each_online_cpu(cpu) {
+		if (n++ == 2)
+			break;
+		t = kthread_create(rig_splat_race_thread, NULL, "rig_race/%d", cpu);
+		if (IS_ERR(t))
+			return;
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+	}
 }
 
 static noinline void rig_splat_lockdep_inversion(void)
@@ -130,10 +149,9 @@ static ssize_t rig_splat_write(struct file *file, const char __user *ubuf,
 		rig_splat_atomic_sleep();
 	else if (!strcmp(buf, "hung"))
 		kthread_run(rig_splat_hung_thread, NULL, "rig_hung");
-	else if (!strcmp(buf, "race")) {
-		kthread_run(rig_splat_race_thread, NULL, "rig_race_a");
-		kthread_run(rig_splat_race_thread, NULL, "rig_race_b");
-	} else if (!strcmp(buf, "lockdep"))
+	else if (!strcmp(buf, "race"))
+		rig_splat_race();
+	else if (!strcmp(buf, "lockdep"))
 		rig_splat_lockdep_inversion();
 	else
 		return -EINVAL;
