@@ -401,7 +401,8 @@ static void check_queues(void)
  * allocates (the elevator queue, the scheduler tags, the scheduler's data).
  * Where no fault set uses the attribute (probability 0: nothing fails at
  * random), let the sleeping allocations through for the run, so that the
- * K-th one of a switch fails; restore the knob at exit. Where a fault set
+ * K-th one of a switch fails (one console line each, verbose=1); restore
+ * ignore-gfp-wait at exit. Where a fault set
  * arms it, it owns the knob: leave it and say so. */
 static const char *const nth_attrs[] = { "failslab", "fail_page_alloc" };
 static int nth_changed[2];
@@ -419,6 +420,10 @@ static void fail_nth_prepare(void)
 			continue;
 		if (sysfs_read(prob, p, sizeof(p)) > 0 && atoi(p) == 0 && !sysfs_write(path, "N")) {
 			nth_changed[i] = 1;
+			/* one line per injected failure, not a stack trace */
+			snprintf(prob, sizeof(prob), "%s/kernel/debug/%s/verbose", opt.sysfs_root,
+				 nth_attrs[i]);
+			sysfs_write(prob, "1");
 			continue;
 		}
 		snprintf(left + strlen(left), sizeof(left) - strlen(left), "%s%s",
