@@ -7,7 +7,7 @@ SEED     ?=
 FLAVOR   ?= debug
 export FLAVOR
 
-.PHONY: all deps kernel guest boot soak cover cover-all repro mutants bench test stress clean distclean help
+.PHONY: all deps kernel guest boot soak cover cover-all detector-cost repro mutants bench test stress clean distclean help
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -58,6 +58,10 @@ repro: guest
 ## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600
 mutants: guest
 	@host/mutants.sh
+
+## detector-cost  wall time and ops of one round: plain, with coverage, with KCSAN (idle machine)
+detector-cost: deps stress
+	@host/detector-cost.sh
 
 ## bench    scheduler benchmark, emulated disk, perf kernel: BENCH_TIME=5 BENCH_REPS=3 BENCH_DEVS=rotdisk ...
 bench: deps

@@ -16,7 +16,9 @@ seed=${SEED:-1}
 export COVER=1
 cover_check
 names=("$@")
-[ ${#names[@]} -gt 0 ] || mapfile -t names < <(ls stress/scenarios/*.scn | xargs -n1 basename | sed 's/\.scn$//')
+if [ ${#names[@]} = 0 ]; then
+	for f in stress/scenarios/*.scn; do names+=("$(basename "$f" .scn)"); done
+fi
 for n in "${names[@]}"; do
 	[ -f "stress/scenarios/$n.scn" ] || die "unknown scenario '$n'"
 	host/scenario.sh check "stress/scenarios/$n.scn" || exit 2
