@@ -55,7 +55,8 @@ repro: guest
 	 else [ -n "$(SEED)" ] || { echo "error: make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }; \
 	 host/repro.sh "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"; fi
 
-## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600
+## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600 (class hunt)
+##          BLIND=1 BLIND_BUDGET=600 (the default soak too)
 mutants: guest
 	@host/mutants.sh
 
