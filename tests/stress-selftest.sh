@@ -241,6 +241,27 @@ run w2 readers --dev "$tmp/stall" --duration 4 --clients 2 --stall-s 2
 [ "$rc" = 0 ] && ! grep -q '^stall: ' "$tmp/w2.err"
 verdict $? "progress watchdog: no stall reported for clients making progress"
 
+# --- paths on a regular file ----------------------------------------------------
+# every mode a file allows (SG_IO, discard, key-change and debugfs are refused
+# or skipped there) writes and verifies; a mode line per mode
+truncate -s 64M "$tmp/paths"
+run p1 paths --dev "$tmp/paths" --clients 3 --duration 3 --seed 5
+[ "$rc" = 0 ] && grep -Eq "$summary_re" "$tmp/p1.out" && grep -q 'status=ok' "$tmp/p1.out" &&
+	[ "$(grep -c '^paths mode=' "$tmp/p1.out")" = 10 ] &&
+	grep -Eq '^paths mode=merge ops=[1-9]' "$tmp/p1.out" && grep -Eq '^paths mode=shared-ioc ops=[1-9]' "$tmp/p1.out"
+verdict $? "paths on a file: exit 0, status=ok, a line per mode, merges and shared io_contexts done"
+run p2 paths --dev "$tmp/paths" --modes merge,nosuch --duration 1
+[ "$rc" = 2 ] && [ -s "$tmp/p2.err" ]
+verdict $? "paths: an unknown mode is a usage error (exit 2)"
+same_plan paths --dev "$tmp/paths" --clients 2
+verdict $? "paths: same seed gives the same plan, another seed another"
+run s1 switcher --fail-nth 0x
+[ "$rc" = 2 ]
+verdict $? "switcher: a bad --fail-nth is a usage error (exit 2)"
+run t1 teardown --dev "$data" --slice-idle-ms 40000
+[ "$rc" = 2 ]
+verdict $? "teardown: --slice-idle-ms above 30000 is a usage error (exit 2)"
+
 if [ "$failures" -ne 0 ]; then
 	echo "# $failures check(s) failed; outputs were in $tmp"
 	exit 1
