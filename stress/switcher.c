@@ -508,6 +508,12 @@ int main(int argc, char **argv)
 	run_clients(opt.clients, client, NULL, st);
 	for (int i = 0; i < nqueues; i++) {
 		int err = sysfs_write(queues[i], orig[i]);
+		/* under faults (fail_function on the scheduler's set-up) a switch
+		 * back may fail with ENOMEM: expected, retried */
+		for (int tries = 0; err == ENOMEM && opt.allow_errors && tries < 50; tries++) {
+			sleep_us(10000);
+			err = sysfs_write(queues[i], orig[i]);
+		}
 		if (err) {
 			fprintf(stderr, "switcher: cannot restore %s to %s: %s\n", queues[i],
 				orig[i], strerror(err));
