@@ -11,6 +11,7 @@ mkdir -p "$out"
 export TEST_STAMP=$stamp
 pass=0 fail=0
 GROUPS_ALL="static inputs classifier stress controls clean cfq smoke faults repro mutant race"
+ONLY=${ONLY:-}
 for g in ${ONLY//,/ }; do
 	case " $GROUPS_ALL " in *" $g "*) ;; *) echo "error: unknown test group '$g' (groups: $GROUPS_ALL)" >&2; exit 2 ;; esac
 done
