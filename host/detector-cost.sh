@@ -38,7 +38,8 @@ one() { # NAME ENV...
 	shift
 	mkdir -p "$out/$name"
 	t0=$SECONDS
-	env "$@" LOGS="$out/$name" host/soak.sh "$scn" "$dur" "$seed" >"$out/$name.out" 2>&1 || rc=1
+	# KEEP_GOING: every round runs its full length, whatever it reports
+	env "$@" KEEP_GOING=1 LOGS="$out/$name" host/soak.sh "$scn" "$dur" "$seed" >"$out/$name.out" 2>&1 || rc=1
 	s=$(echo "$out/$name"/soak-*/r001/summary)
 	printf '%s\t%s\t%s\t%s\n' "$name" "$((SECONDS - t0))" "$(sed -n 's/^ops=//p' "$s")" \
 		"$(sed -n 's/^status=//p' "$s")" >>"$out/table"
