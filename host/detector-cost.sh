@@ -22,12 +22,7 @@ scn=${1:-smoke} dur=${2:-60} seed=${3:-1}
 # the uninstrumented module: the series' cfq-iosched.c built out of tree
 build=$(FLAVOR=debug host/kernel.sh | tail -n1)
 FLAVOR=race host/kernel.sh >/dev/null
-m="$build/nogcov"
-rm -rf "$m" && mkdir -p "$m/block"
-cp "$(kernel_tree)/block/cfq-iosched.c" "$m/block/"
-printf 'obj-m := cfq-iosched.o\nccflags-y := -I$(srctree)/block\n' >"$m/block/Kbuild"
-make -s -C "$(kernel_tree)" O="$build" M="$m/block" modules >"$m/build.log" 2>&1 ||
-	die "the uninstrumented module did not build (see $m/build.log)"
+ko=$(build_cfq_module "$build" "$build/nogcov")
 
 id="cost-$(date +%Y%m%d-%H%M%S)"
 out="$LOGS/$id"
@@ -45,7 +40,7 @@ one() { # NAME ENV...
 		"$(sed -n 's/^status=//p' "$s")" >>"$out/table"
 	say "cost: $name done"
 }
-one base FLAVOR=debug COVER=0 MUTANT_KO="$m/block/cfq-iosched.ko"
+one base FLAVOR=debug COVER=0 MUTANT_KO="$ko"
 one cover FLAVOR=debug COVER=1
 one race FLAVOR=race COVER=0
 echo "round: $scn, $dur s, seed $seed (wall s includes boot and, for cover, the lcov report)"

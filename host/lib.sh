@@ -109,3 +109,17 @@ cover_check() {
 	[ "$(grep -h 'CONFIG_GCOV_KERNEL[= ]' $(flavor_fragments "$FLAVOR") | tail -n1)" = CONFIG_GCOV_KERNEL=y ] ||
 		die "COVER=1 needs a kernel with gcov; FLAVOR=$FLAVOR has none (use FLAVOR=debug, fast or race)"
 }
+
+# The series' cfq-iosched.c built out of tree as its own cfq-iosched.ko in
+# DIR/block (no gcov), with PATCH (a mutant) applied first if given; prints
+# the .ko path. Used by host/mutants.sh and host/detector-cost.sh.
+build_cfq_module() { # BUILD_DIR DIR [PATCH]
+	local build=$1 m=$2 p=${3:-}
+	rm -rf "$m" && mkdir -p "$m/block"
+	cp "$(kernel_tree)/block/cfq-iosched.c" "$m/block/"
+	[ -z "$p" ] || patch -d "$m" -p1 -s --no-backup-if-mismatch <"$p" || die "$(basename "$p") does not apply to the series"
+	printf 'obj-m := cfq-iosched.o\nccflags-y := -I$(srctree)/block\n' >"$m/block/Kbuild"
+	make -s -C "$(kernel_tree)" O="$build" M="$m/block" modules >"$m/build.log" 2>&1 ||
+		{ cat "$m/build.log" >&2; die "cfq-iosched.ko did not build out of tree (see $m/build.log)"; }
+	echo "$m/block/cfq-iosched.ko"
+}

@@ -56,22 +56,11 @@ hunt_for() {
 
 build=$(host/kernel.sh | tail -n1)
 host/image.sh "$build" >/dev/null
-tree=$(kernel_tree)
 mapfile -t all < <(ls "$RIG_ROOT"/patch/mutants/*.patch)
 [ "${#all[@]}" -gt 0 ] || die "no mutants in patch/mutants/"
 
 # build one mutant module out of tree; prints the .ko path
-build_mutant() {
-	local p=$1 m
-	m="$build/mutants/$(basename "$p" .patch)"
-	rm -rf "$m" && mkdir -p "$m/block"
-	cp "$tree/block/cfq-iosched.c" "$m/block/"
-	patch -d "$m" -p1 -s --no-backup-if-mismatch <"$p" || die "$(basename "$p") does not apply to the series"
-	printf 'obj-m := cfq-iosched.o\nccflags-y := -I$(srctree)/block\n' >"$m/block/Kbuild"
-	make -s -C "$tree" O="$build" M="$m/block" modules >"$m/build.log" 2>&1 ||
-		{ cat "$m/build.log" >&2; die "$(basename "$p") does not build"; }
-	echo "$m/block/cfq-iosched.ko"
-}
+build_mutant() { build_cfq_module "$build" "$build/mutants/$(basename "$1" .patch)" "$1"; }
 
 id="mutants-$(date +%Y%m%d-%H%M%S)"
 table="$LOGS/$id.table"
