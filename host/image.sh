@@ -13,6 +13,10 @@ set -euo pipefail
 build=${1:?usage: host/image.sh BUILD_DIR}
 out="$build/rig-image"
 mkdir -p "$out"
+# one image build at a time: the kernel tree's lock (the modules come from a
+# build of that tree), then the image lock (the tools disk is per cache)
+cache_lock "$(basename "$(kernel_tree)")"
+cache_lock image
 
 # 1. static stressors
 make -s -C "$RIG_ROOT/stress" >/dev/null || die "stressors did not build (make -C stress)"

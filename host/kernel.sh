@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Build the guest kernel: extract linux-source-6.1 into the cache (outside
-# the repository), apply patch/*.patch, merge the flavor's config fragments
+# Build the guest kernel: extract linux-source-$KVER into the cache (outside
+# the repository), apply the series patch/$KVER/*.patch and the rig-only
+# patches patch/$KVER/rig/*.patch, merge the flavor's config fragments
 # onto allnoconfig, build bzImage and modules. Inputs are hashed into a
 # stamp: unchanged inputs skip the build, a changed patch rebuilds only what
 # it touches.
 #
-# usage: host/kernel.sh            (FLAVOR=debug|fast|perf, RIG_CACHE=dir)
+# usage: host/kernel.sh    (KVER=6.1, FLAVOR=debug|fast|race|perf, RIG_CACHE=dir)
+# One build at a time per tree: a second command waits on the tree's lock.
 # prints: the build directory on the last line of stdout
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,13 +17,14 @@ tree=$(kernel_tree)
 build=$(kernel_build)
 frags=$(flavor_fragments "$FLAVOR")
 mkdir -p "$RIG_CACHE"
+cache_lock "$(basename "$tree")"
 
 # 1. source tree
 if [ ! -f "$tree/Makefile" ]; then
 	say "kernel: extracting linux-source $ver into $tree"
 	rm -rf "$tree.tmp" && mkdir -p "$tree.tmp"
-	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$tree.tmp"
-	mv "$tree.tmp/linux-source-6.1" "$tree" && rm -rf "$tree.tmp"
+	tar -xJf "$(src_tarball)" -C "$tree.tmp"
+	mv "$tree.tmp/linux-source-$KVER" "$tree" && rm -rf "$tree.tmp"
 fi
 
 # 2. patch series: revert what is applied if it differs, apply the new one

@@ -4,8 +4,9 @@
 RIG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RIG_CACHE=${RIG_CACHE:-$HOME/.cache/cfq-rig}
 FLAVOR=${FLAVOR:-debug}
+KVER=${KVER:-6.1}
 LOGS=${LOGS:-$RIG_ROOT/logs}
-export RIG_ROOT RIG_CACHE FLAVOR LOGS
+export RIG_ROOT RIG_CACHE FLAVOR KVER LOGS
 
 # Console lines that start a kernel report (after the "[time][caller] "
 # prefix): SPLAT_RE, reports after which the guest may be wedged; REPORT_RE,
@@ -17,10 +18,33 @@ export SPLAT_RE REPORT_RE
 say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 2; }
 
-# Source version of the installed linux-source-6.1 package.
+# Kernel lines: KVER picks the Debian source package linux-source-$KVER
+# and the series patch/$KVER/ (with its rig-only patches and mutants).
+kver_check() {
+	[ -d "$RIG_ROOT/patch/$KVER" ] && [[ "$KVER" =~ ^[0-9]+\.[0-9]+$ ]] ||
+		die "unknown KVER '$KVER' (choose: $(cd "$RIG_ROOT/patch" && ls -d [0-9]* | tr '\n' ' '))"
+}
+
+# Source version of the installed linux-source-$KVER package.
 src_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
-		die "linux-source-6.1 is not installed (run: make deps)"
+	kver_check
+	dpkg-query -W -f='${Version}' "linux-source-$KVER" 2>/dev/null ||
+		die "linux-source-$KVER is not installed (run: make deps)"
+}
+src_tarball() { echo "/usr/src/linux-source-$KVER.tar.xz"; }
+
+# cache_lock NAME: hold an exclusive lock on $RIG_CACHE/NAME.lock until the
+# calling script exits (flock on an inherited descriptor). A second rig
+# command that needs the same tree or image waits and says for whom.
+cache_lock() {
+	local f="$RIG_CACHE/$1.lock"
+	mkdir -p "$RIG_CACHE"
+	exec {RIG_LOCK_FD}>>"$f"
+	if ! flock -n "$RIG_LOCK_FD"; then
+		say "waiting for $1 (locked by $(cat "$f.owner" 2>/dev/null || echo another rig command))"
+		flock "$RIG_LOCK_FD"
+	fi
+	echo "pid $$ ($(basename "$0"), since $(date +%T))" >"$f.owner"
 }
 
 # Flavors: which config fragments make up each kernel.
@@ -34,7 +58,13 @@ flavor_fragments() {
 	esac
 }
 
-series_files() { ls "$RIG_ROOT"/patch/*.patch 2>/dev/null | sort; }
+# The series meant for merge (patch/$KVER/*.patch), then the rig-only
+# patches (patch/$KVER/rig/*.patch: test hooks) that only the rig's kernels
+# carry. Mutants (patch/$KVER/mutants/) are applied by host/mutants.sh alone.
+merge_series() { ls "$RIG_ROOT/patch/$KVER"/*.patch 2>/dev/null | sort; }
+rig_series()   { ls "$RIG_ROOT/patch/$KVER"/rig/*.patch 2>/dev/null | sort; }
+series_files() { merge_series; rig_series; }
+mutant_dir()   { echo "$RIG_ROOT/patch/$KVER/mutants"; }
 
 series_hash() {
 	local f

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prove the hunter: build each planted-bug mutant of the scheduler
-# (patch/mutants/NN-name.patch, applied on top of the series, never part of
+# (patch/$KVER/mutants/NN-name.patch, applied on top of the series, never part of
 # a normal build), hunt it with the scenario its class calls for, and print
 # a table: caught or missed, time to the first finding, its title, rounds.
 #
@@ -56,8 +56,8 @@ hunt_for() {
 
 build=$(host/kernel.sh | tail -n1)
 host/image.sh "$build" >/dev/null
-mapfile -t all < <(ls "$RIG_ROOT"/patch/mutants/*.patch)
-[ "${#all[@]}" -gt 0 ] || die "no mutants in patch/mutants/"
+mapfile -t all < <(ls "$(mutant_dir)"/*.patch 2>/dev/null)
+[ "${#all[@]}" -gt 0 ] || die "no mutants in $(mutant_dir)"
 
 # build one mutant module out of tree; prints the .ko path
 build_mutant() { build_cfq_module "$build" "$build/mutants/$(basename "$1" .patch)" "$1"; }

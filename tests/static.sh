@@ -34,12 +34,12 @@ done
 # the series applies in order onto a pristine copy of the files it touches
 tmp=$(mktemp -d)
 mapfile -t patches < <(series_files)
-mapfile -t files < <(cat "${patches[@]}" /dev/null | sed -n 's|^--- a/|linux-source-6.1/|p' | sort -u)
-tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$tmp" "${files[@]}" 2>/dev/null
+mapfile -t files < <(cat "${patches[@]}" /dev/null | sed -n "s|^--- a/|linux-source-$KVER/|p" | sort -u)
+tar -xJf "$(src_tarball)" -C "$tmp" "${files[@]}" 2>/dev/null
 ok=1
 for p in $(series_files); do
-	patch -d "$tmp/linux-source-6.1" -p1 -s --dry-run <"$p" >/dev/null 2>&1 &&
-		patch -d "$tmp/linux-source-6.1" -p1 -s <"$p" >/dev/null 2>&1 || { ok=0; echo "#   $(basename "$p") does not apply"; }
+	patch -d "$tmp/linux-source-$KVER" -p1 -s --dry-run <"$p" >/dev/null 2>&1 &&
+		patch -d "$tmp/linux-source-$KVER" -p1 -s <"$p" >/dev/null 2>&1 || { ok=0; echo "#   $(basename "$p") does not apply"; }
 done
 rm -rf "$tmp"
 [ $ok = 1 ] && echo "ok - static: series applies in order with patch -p1" ||
