@@ -13,6 +13,8 @@
 #   BENCH_TIME     seconds per point (5)         BENCH_REPS (3)
 #   BENCH_SCALE    rotdisk time_scale_pct (100)
 #   BENCH_IOPS     jobs of the dispatch-cost points ("1 4"; "" skips them)
+#   BENCH_TIMEOUTS io_timeout (s) of the failing-disk points (30; "" skips them)
+#   BENCH_IONICE   1: the I/O priority points on the slow device (1; 0 skips them)
 #   BENCH_BOOT_MAX estimated seconds of guest work per boot (1800)
 #   BENCH_DRY=1    print the plan (boots, estimated time) and stop
 #   RUN_ID         the run's directory under logs/ (bench-DATE-TIME)
@@ -32,6 +34,8 @@ TIME=${BENCH_TIME-5}
 REPS=${BENCH_REPS-3}
 SCALE=${BENCH_SCALE-100}
 IOPS=${BENCH_IOPS-1 4}
+TIMEOUTS=${BENCH_TIMEOUTS-30}
+IONICE=${BENCH_IONICE-1}
 BOOT_MAX=${BENCH_BOOT_MAX-1800}
 
 posint() {
@@ -51,6 +55,8 @@ posint BENCH_TIME "$TIME" 3600
 posint BENCH_REPS "$REPS" 100
 posint BENCH_SCALE "$SCALE" 100000
 posint BENCH_BOOT_MAX "$BOOT_MAX" 86400
+[ -z "$TIMEOUTS" ] || posint BENCH_TIMEOUTS "$TIMEOUTS" 600
+case "$IONICE" in 0 | 1) ;; *) die "BENCH_IONICE must be 0 or 1 (got '$IONICE')" ;; esac
 [ "$FLAVOR" = perf ] || say "bench: FLAVOR=$FLAVOR: figures from a kernel with debug options are not the benchmark's"
 
 # Plan the boots: the matrix of one device and a run of schedulers per boot,
@@ -64,6 +70,8 @@ slow=''
 for d in $DEVS; do case $d in rotdisk | nulllat) slow=${slow:-$d} ;; esac; done
 extras=$(($(n "$SCHEDS") * $(n "$IOPS") * REPS * (TIME + PER)))
 [ -n "$slow" ] && extras=$((extras + 2 * (TIME + PER) + 30))   # the check, the timeline
+[ -n "$slow" ] && [ "$IONICE" = 1 ] && extras=$((extras + 3 * (TIME + PER) + 10))
+[ -z "$TIMEOUTS" ] || extras=$((extras + $(n "$SCHEDS") * (TIMEOUTS * 3 + 10)))
 boots=() est=()
 for d in $DEVS; do
 	chunk='' t=0
@@ -106,6 +114,7 @@ mkdir -p "$out"
 	echo "flavor=$FLAVOR"
 	echo "devs=$DEVS"; echo "scheds=$SCHEDS"; echo "cases=$CASES"; echo "clients=$CLIENTS"
 	echo "time=$TIME"; echo "reps=$REPS"; echo "scale=$SCALE"; echo "iops=$IOPS"
+	echo "timeouts=$TIMEOUTS"; echo "ionice=$IONICE"
 	echo "boots=${#boots[@]}"; echo "estimate_s=$total"
 } >"$out/settings"
 say "bench $id: $points points x ${TIME} s + extras, ${#boots[@]} boot(s), about $((total / 60 + 1)) min of guest time ($FLAVOR kernel)"
@@ -117,10 +126,11 @@ for i in "${!boots[@]}"; do
 		"RIG_BENCH_TIME=$TIME" "RIG_BENCH_REPS=$REPS" "RIG_BENCH_SCALE=$SCALE")
 	if [ "$b" = 1 ]; then
 		# dispatch cost over every scheduler; check and timeline on the slow device
-		args+=("RIG_BENCH_IOPS=$IOPS" "RIG_BENCH_CHECK=$slow" "RIG_BENCH_TRACE=$slow" "RIG_BENCH_EXTRA_SCHEDS=$SCHEDS")
+		args+=("RIG_BENCH_IOPS=$IOPS" "RIG_BENCH_CHECK=$slow" "RIG_BENCH_TRACE=$slow" "RIG_BENCH_EXTRA_SCHEDS=$SCHEDS"
+			"RIG_BENCH_IONICE=$([ "$IONICE" = 1 ] && echo "$slow")" "RIG_BENCH_TIMEOUTS=$TIMEOUTS")
 		t=$((t + extras))
 	else
-		args+=("RIG_BENCH_IOPS=" "RIG_BENCH_CHECK=" "RIG_BENCH_TRACE=")
+		args+=("RIG_BENCH_IOPS=" "RIG_BENCH_CHECK=" "RIG_BENCH_TRACE=" "RIG_BENCH_IONICE=" "RIG_BENCH_TIMEOUTS=")
 	fi
 	say "bench $id: boot $b of ${#boots[@]}: $dev, $sch (about $((t / 60 + 1)) min)"
 	set +e

@@ -35,12 +35,18 @@ if [ "$want" != "$have" ]; then
 	if [ -d "$applied" ]; then
 		say "kernel: series changed ($have -> $want), reverting the old one"
 		for p in $(ls "$applied"/*.patch 2>/dev/null | sort -r); do
-			patch -d "$tree" -p1 -R -s --no-backup-if-mismatch <"$p" ||
-				die "cannot revert $(basename "$p") from $tree; delete the tree to start over"
+			patch -d "$tree" -p1 -R -s --no-backup-if-mismatch <"$p" >/dev/null || {
+				say "kernel: $(basename "$p") does not revert cleanly: extracting a fresh tree"
+				rm -rf "$tree" && mkdir -p "$tree.tmp"
+				tar -xJf "$(src_tarball)" -C "$tree.tmp"
+				mv "$tree.tmp/linux-source-$KVER" "$tree" && rm -rf "$tree.tmp"
+				break
+			}
 		done
 		rm -rf "$applied"
 	fi
 	mkdir -p "$applied.new"
+	n=0
 	for p in $(series_files); do
 		if ! patch -d "$tree" -p1 -s --no-backup-if-mismatch --dry-run <"$p" >/dev/null; then
 			for q in $(ls "$applied.new"/*.patch 2>/dev/null | sort -r); do
@@ -50,7 +56,8 @@ if [ "$want" != "$have" ]; then
 			die "patch $(basename "$p") does not apply to linux-source $ver"
 		fi
 		patch -d "$tree" -p1 -s --no-backup-if-mismatch <"$p"
-		cp "$p" "$applied.new/"
+		n=$((n + 1))
+		cp "$p" "$applied.new/$(printf %03d "$n")-$(basename "$p")"
 	done
 	echo "$want" >"$applied.new/hash"
 	mv "$applied.new" "$applied"

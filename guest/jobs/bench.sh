@@ -20,6 +20,14 @@
 #   RIG_BENCH_TRACE    device of the cfq slice timeline (same default; empty: skip)
 #   RIG_BENCH_TRACE_TIME (3 s)  RIG_BENCH_TRACE_LINES (3000)  RIG_BENCH_TRACE_IDLE_US (1000)
 #   RIG_BENCH_NULL_NSEC  nulllat's completion latency at scale 100 (1000000)
+#   RIG_BENCH_IONICE   device of the I/O priority points, cfq only (the slow
+#                      device; empty: skip):
+#     bench-ionice case=rt-vs-3be rt_us= total_us= share_pct=
+#     bench-ionice case=be0-vs-be7 be0_ms= be7_ms= ratio_pct=   (mean used sync slice)
+#     bench-ionice case=idle-vs-2be busy_slices= after_slices=
+#   RIG_BENCH_TIMEOUTS io_timeout in s of the failing-disk points (empty: skip):
+#     null_blk times out half of its requests, 100 readers of 4 O_DIRECT blocks
+#     bench-timeouts sched= readers=100 timeout_s= secs=
 # Devices: rotdisk = /dev/rotdisk0 (guest/modules/rotdisk), virtio = the
 # scratch disk /dev/vdb, nulllat = null_blk with a fixed timer latency (a
 # stand-in), nullb = null_blk without latency (dispatch cost only).
@@ -37,6 +45,8 @@ slow=
 for d in $DEVS; do case $d in rotdisk | nulllat) slow=${slow:-$d} ;; esac; done
 CHECK=${RIG_BENCH_CHECK-$slow}
 TRACE=${RIG_BENCH_TRACE-$slow}
+IONICE=${RIG_BENCH_IONICE-$slow}
+TIMEOUTS=${RIG_BENCH_TIMEOUTS-30}
 XSCHEDS=${RIG_BENCH_EXTRA_SCHEDS:-$SCHEDS}
 T=/sys/kernel/debug/tracing
 
@@ -223,6 +233,82 @@ timeline() { # dev
 	dev_down "$1"
 }
 
+# the block tracer on one device (cfq's messages and the events in ACTS)
+trace_start() { # node [acts]
+	echo 0 >$T/tracing_on; echo >$T/trace
+	echo 8192 >$T/buffer_size_kb
+	echo blk >$T/current_tracer
+	[ -z "${2:-}" ] || echo "$2" >"/sys/block/$1/trace/act_mask"
+	echo 1 >"/sys/block/$1/trace/enable"
+	echo 1 >$T/tracing_on
+}
+trace_stop() { echo 0 >$T/tracing_on; echo 0 >"/sys/block/$1/trace/enable"; }
+
+# I/O priorities under cfq, from its slice messages (prio=CLASS/LEVEL):
+# an RT reader against 3 BE readers (share of the used slice time), BE
+# level 0 against level 7 (mean used sync slice of those that ran out),
+# an IDLE reader against 2 BE readers (its slices while they ran, after)
+ionice_points() { # dev
+	node=$(dev_up "$1" "$SCALE") || { skip "dev=$1 case=ionice reason=no-device"; return; }
+	sched_set "$node" cfq || { skip "dev=$1 case=ionice reason=no-cfq"; dev_down "$1"; return; }
+	rd() { dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip="$1" count=2000000 2>/dev/null; }
+	trace_start "$node" notify
+	ionice -c 1 -n 4 dd if="/dev/$node" of=/dev/null bs=4k iflag=direct count=2000000 2>/dev/null & p="$!"
+	for i in 1 2 3; do rd $((i * 262144)) & p="$p $!"; done
+	sleep "$TIME"; kill $p 2>/dev/null; wait $p 2>/dev/null
+	trace_stop "$node"
+	awk '/ slice_expire / { u = 0; c = ""
+		for (i = 1; i <= NF; i++) { if ($i ~ /^used_us=/) u = substr($i, 9); if ($i ~ /^prio=/) { c = substr($i, 6); sub(/\/.*/, "", c) } }
+		t[c] += u; tot += u }
+		END { printf "bench-ionice dev=%s case=rt-vs-3be rt_us=%d total_us=%d share_pct=%d\n", dev, t["rt"], tot, tot ? 100 * t["rt"] / tot : 0 }' \
+		dev="$1" $T/trace >&3
+	trace_start "$node" notify
+	ionice -c 2 -n 0 dd if="/dev/$node" of=/dev/null bs=4k iflag=direct count=2000000 2>/dev/null & p="$!"
+	ionice -c 2 -n 7 dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip=262144 count=2000000 2>/dev/null & p="$p $!"
+	sleep "$TIME"; kill $p 2>/dev/null; wait $p 2>/dev/null
+	trace_stop "$node"
+	awk '/ slice_expire reason=time / { for (i = 1; i <= NF; i++) { if ($i ~ /^used_us=/) u = substr($i, 9); if ($i ~ /^prio=be\//) l = substr($i, 9) }
+		s[l] += u; n[l]++ }
+		END { a = n[0] ? s[0] / n[0] / 1000 : 0; b = n[7] ? s[7] / n[7] / 1000 : 0
+			printf "bench-ionice dev=%s case=be0-vs-be7 be0_ms=%.1f be7_ms=%.1f ratio_pct=%d\n", dev, a, b, b ? 100 * a / b : 0 }' \
+		dev="$1" $T/trace >&3
+	trace_start "$node" notify
+	rd 0 & b="$!"; rd 262144 & b="$b $!"
+	sleep 1
+	ionice -c 3 dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip=524288 count=2000000 2>/dev/null & i="$!"
+	sleep "$TIME"; echo "rig: BE readers stop" >$T/trace_marker
+	kill $b 2>/dev/null; wait $b 2>/dev/null
+	sleep 2; kill "$i" 2>/dev/null; wait "$i" 2>/dev/null
+	trace_stop "$node"
+	awk '/rig: BE readers stop/ { after = 1 } / slice_start .*prio=idle/ { if (after) a++; else b++ }
+		END { printf "bench-ionice dev=%s case=idle-vs-2be busy_slices=%d after_slices=%d\n", dev, b, a }' dev="$1" $T/trace >&3
+	echo nop >$T/current_tracer
+	dev_down "$1"
+}
+
+# a failing disk: null_blk times out half of its requests (io_timeout
+# TIMEOUTS s), 100 readers of 4 O_DIRECT blocks each; wall time per scheduler
+timeout_points() {
+	for s in $XSCHEDS; do
+		modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 gb=1 hw_queue_depth=64 \
+			completion_nsec=100000 timeout=1,50,0,-1 >&2 || { skip "dev=nullb case=timeouts reason=no-device"; return; }
+		n=0; while [ ! -b /dev/nullb0 ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+		echo $((TIMEOUTS * 1000)) >/sys/block/nullb0/queue/io_timeout
+		if sched_set nullb0 "$s"; then
+			t0=$(cut -d' ' -f1 /proc/uptime) i=0 p=
+			while [ $i -lt 100 ]; do
+				dd if=/dev/nullb0 of=/dev/null bs=4k count=4 skip=$((i * 256)) iflag=direct 2>/dev/null & p="$p $!"
+				i=$((i + 1))
+			done
+			wait $p
+			rig_result "bench-timeouts sched=$s readers=100 timeout_s=$TIMEOUTS secs=$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')"
+		else
+			skip "dev=nullb sched=$s case=timeouts reason=no-sched"
+		fi
+		rmmod null_blk
+	done
+}
+
 np=0 nskip=0
 modprobe cfq-iosched || rig_log "bench: modprobe cfq-iosched failed"
 rig_log "bench: devs '$DEVS' scheds '$SCHEDS' cases '$CASES' clients '$CLIENTS' time $TIME reps $REPS scale $SCALE iops '$IOPS' check '$CHECK' trace '$TRACE'"
@@ -230,5 +316,7 @@ rig_log "bench: devs '$DEVS' scheds '$SCHEDS' cases '$CASES' clients '$CLIENTS' 
 [ -n "$IOPS" ] && iops
 [ -n "$CHECK" ] && check "$CHECK"
 [ -n "$TRACE" ] && timeline "$TRACE"
+[ -n "$IONICE" ] && ionice_points "$IONICE"
+[ -n "$TIMEOUTS" ] && timeout_points
 rig_log "bench: $np points, $nskip skipped"
 [ "$nskip" = 0 ]

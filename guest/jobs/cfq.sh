@@ -120,6 +120,223 @@ rig_result "# slicing: cfq $cfq_n dispatches, mean run $cfq_run; mq-deadline $dl
 [ "$dl_run" -lt 3 ] && ok "mq-deadline interleaves (mean run $dl_run)" || bad "mq-deadline interleaves (mean run $dl_run)"
 sw nullb0 mq-deadline
 
+# Trace helpers for the sections below: the block tracer on one device, its
+# cfq messages ("cfq<key> slice_start ... prio=be/0") and dispatch events.
+trace_on() { # dev
+	echo 0 >$T/tracing_on; echo >$T/trace
+	echo 8192 >$T/buffer_size_kb
+	echo blk >$T/current_tracer
+	echo 1 >/sys/block/$1/trace/enable
+	echo 1 >$T/tracing_on
+}
+trace_off() { echo 0 >$T/tracing_on; echo 0 >/sys/block/$1/trace/enable; }
+# used_us of the slices that ended, summed per priority class: "rt be idle total"
+slice_time_by_class() {
+	awk '/ slice_expire / { u = 0; c = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^used_us=/) u = substr($i, 9)
+			if ($i ~ /^prio=/) { c = substr($i, 6); sub(/\/.*/, "", c) }
+		}
+		t[c] += u; tot += u }
+		END { printf "%d %d %d %d\n", t["rt"], t["be"], t["idle"], tot }' $T/trace
+}
+dd_reader() { # dev skip_blocks -> an O_DIRECT sequential 4 KiB reader (pid in $!)
+	dd if=/dev/$1 of=/dev/null bs=4k iflag=direct skip="$2" count=200000 2>/dev/null &
+}
+# a reader that always has a request queued (libaio, depth 2), so its slices
+# end by time whatever the guest's think time: dev MiB_offset class level secs
+fio_reader() {
+	fio --name=r --filename=/dev/$1 --rw=read --bs=4k --direct=1 --ioengine=libaio --iodepth=2 \
+		--offset=$(($2 << 20)) --size=256m --prioclass="$3" --prio="$4" --runtime="$5" --time_based \
+		>/dev/null 2>&1 &
+}
+
+# 8. I/O priorities (ionice). Legacy CFQ's rules, read from the trace.
+# 8a. the kernel's rules (block/ioprio.c) hold: an unknown class and class
+#     none with a level are refused; a level is the low 3 bits (the others
+#     are hints since 6.1.y), so -n 8 is level 0 with a hint, and accepted
+ionice -c 5 true 2>/dev/null && bad "ionice -c5 (no such class) is refused" || ok "ionice -c5 (no such class) is refused"
+ionice -c 0 -n 3 true 2>/dev/null && bad "ionice -c0 -n3 (class none with a level) is refused" ||
+	ok "ionice -c0 -n3 (class none with a level) is refused"
+ionice -c 2 -n 8 true && ok "ionice -c2 -n8 (level 0 with a hint) is accepted" || bad "ionice -c2 -n8 (level 0 with a hint) is accepted"
+ionice -c 3 true && ok "ionice -c3 (idle) is accepted" || bad "ionice -c3 (idle) is accepted"
+# 8b. BE level 0 and level 7: slice_sync 100 scales to 100 + 100/5 * (4 - level)
+sw nullb0 cfq
+trace_on nullb0
+fio_reader nullb0 0 2 0 4; a=$!
+fio_reader nullb0 512 2 7 4; b=$!
+wait $a $b
+trace_off nullb0
+ms() { grep -o "slice_start sync=1 slice_ms=[0-9]* prio=$1" $T/trace | sed 's/.*slice_ms=\([0-9]*\).*/\1/' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
+expect "$(ms be/0)" 180 "BE level 0: sync slices of 180 ms (100 + 100/5 * 4)"
+expect "$(ms be/7)" 40 "BE level 7: sync slices of 40 ms (100 - 100/5 * 3)"
+used() { awk -v p="prio=$1" '/ slice_expire reason=time / && index($0, p) { for (i = 1; i <= NF; i++) if ($i ~ /^used_us=/) { s += substr($i, 9); n++ } }
+	END { if (n) printf "%d", s / n / 1000; else printf "0" }' $T/trace; }
+rig_result "# ionice: mean used sync slice (reason=time): be/0 $(used be/0) ms, be/7 $(used be/7) ms (documented ratio 4.5)"
+# 8c. an RT reader against 3 BE readers on the emulated disk: RT first, and
+#     RT preempts BE, so it gets the large majority of the disk time
+if insmod /rig/modules/rotdisk.ko time_scale_pct=100 queue_depth=1 2>/dev/null; then
+	sw rotdisk0 cfq
+	trace_on rotdisk0
+	pids=
+	for i in 1 2 3; do fio_reader rotdisk0 $((i * 1024)) 2 4 5; pids="$pids $!"; done
+	sleep 0.5
+	fio_reader rotdisk0 0 1 4 4; pids="$pids $!"
+	# shellcheck disable=SC2086
+	wait $pids
+	trace_off rotdisk0
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(slice_time_by_class)
+	share=$(( $4 > 0 ? $1 * 100 / $4 : 0 ))
+	rig_result "# ionice: RT reader vs 3 BE readers on rotdisk: RT ${share}% of the slice time ($1 of $4 us)"
+	[ "$share" -ge 80 ] && ok "RT reader gets >= 80% of the disk time against 3 BE readers (${share}%)" ||
+		bad "RT reader gets >= 80% of the disk time against 3 BE readers (${share}%)"
+	grep -q 'slice_expire reason=preempted .*prio=be/' $T/trace && ok "RT requests preempt BE slices" ||
+		bad "RT requests preempt BE slices (no 'slice_expire reason=preempted' of a BE queue)"
+	# 8d. an IDLE reader: no slice while BE readers run, slices once they stop
+	trace_on rotdisk0
+	dd_reader rotdisk0 0; b1=$!
+	dd_reader rotdisk0 262144; b2=$!
+	sleep 0.5
+	ionice -c 3 dd if=/dev/rotdisk0 of=/dev/null bs=4k iflag=direct skip=524288 count=200000 2>/dev/null & idl=$!
+	sleep 3
+	echo "rig: BE readers stop" >$T/trace_marker
+	kill $b1 $b2 2>/dev/null; wait $b1 $b2 2>/dev/null
+	sleep 2
+	kill $idl 2>/dev/null; wait $idl 2>/dev/null
+	trace_off rotdisk0
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(awk '/rig: BE readers stop/ { after = 1 } / slice_start .*prio=idle/ { if (after) a++; else b++ }
+		END { printf "%d %d\n", b, a }' $T/trace)
+	rig_result "# ionice: IDLE reader slices: $1 while 2 BE readers ran (3 s), $2 in the 2 s after they stopped"
+	expect "$1" 0 "IDLE reader gets no slice while BE readers run"
+	[ "$2" -gt 0 ] && ok "IDLE reader runs once the BE readers stop ($2 slices)" || bad "IDLE reader runs once the BE readers stop (no slice)"
+	# 8e. ioprio_set on a running reader moves its queue to the new class
+	trace_on rotdisk0
+	dd_reader rotdisk0 0; p1=$!
+	dd_reader rotdisk0 262144; p2=$!
+	sleep 1
+	ionice -c 1 -n 2 -p $p1 && echo "rig: ioprio changed" >$T/trace_marker
+	sleep 1
+	kill $p1 $p2 2>/dev/null; wait $p1 $p2 2>/dev/null
+	trace_off rotdisk0
+	n=$(awk -v k="cfq$p1" '/rig: ioprio changed/ { after = 1 } after && index($0, k " slice_start") && /prio=rt\/2/ { n++ } END { print n + 0 }' $T/trace)
+	[ "$n" -gt 0 ] && ok "ionice -p on a running reader: its queue is served as rt/2 ($n slices)" ||
+		bad "ionice -p on a running reader: its queue is served as rt/2 (no slice)"
+	sw rotdisk0 none; rmmod rotdisk
+else
+	bad "rotdisk module loads (ionice checks on the emulated disk)"
+fi
+ionice -c 2 -n 6 dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=200000 2>/dev/null & a=$!
+sleep 1
+st=$(cat /sys/block/nullb0/queue/iosched/show_status)
+kill $a 2>/dev/null; wait $a 2>/dev/null
+printf '%s\n' "$st" | grep -q "key=$a prio=be/6" && ok "show_status shows a queue's class and level (be/6)" ||
+	bad "show_status shows a queue's class and level (no 'key=$a prio=be/6')"
+
+# 9. merges stay inside a queue (insert merges in 6.1 have no allow hook):
+#    two writers on interleaved 4 KiB blocks of one small region, many in
+#    flight; a dispatched write larger than 4 KiB joined both processes.
+cross_merges() { # scheduler -> "dispatched_writes merged_across"
+	sw nullb0 "$1"
+	trace_on nullb0
+	fio --name=even --filename=/dev/nullb0 --rw=randwrite --bs=4k --blockalign=8k --offset=0 --size=256k \
+		--direct=1 --ioengine=libaio --iodepth=16 --runtime=3 --time_based \
+		--name=odd --filename=/dev/nullb0 --rw=randwrite --bs=4k --blockalign=8k --offset=4k --size=256k \
+		--direct=1 --ioengine=libaio --iodepth=16 --runtime=3 --time_based >/tmp/fio.merge 2>&1 ||
+		bad "fio ran under $1: $(tail -n2 /tmp/fio.merge)"
+	trace_off nullb0
+	awk '{ for (i = 1; i < NF - 3; i++) if ($i == "D" && $(i + 1) ~ /W/ && $(i + 3) == "+") {
+		n++; if ($(i + 4) > 8) big++; break } } END { printf "%d %d\n", n, big }' $T/trace
+}
+# shellcheck disable=SC2046 # two numbers
+set -- $(cross_merges mq-deadline); dl_w=$1 dl_x=$2
+# shellcheck disable=SC2046 # two numbers
+set -- $(cross_merges cfq); cfq_w=$1 cfq_x=$2
+rig_result "# merges: interleaved writers, dispatched writes merged across processes: mq-deadline $dl_x of $dl_w, cfq $cfq_x of $cfq_w"
+[ "$dl_x" -gt 0 ] && ok "the load merges across processes under mq-deadline ($dl_x of $dl_w)" ||
+	bad "the load merges across processes under mq-deadline (0 of $dl_w: no opportunity)"
+[ "$cfq_w" -gt 100 ] && [ "$cfq_x" = 0 ] && ok "cfq never merges requests of two queues (0 of $cfq_w)" ||
+	bad "cfq never merges requests of two queues ($cfq_x of $cfq_w)"
+
+# 10. an owner that moves to another queue ends its old queue's idle window:
+#     the key-change load (setsid/setpgid, setresuid/setresgid between back-
+#     to-back reads and writes) with a 5 s idle window. Every idle must end
+#     by a move, an exit or new I/O, never by waiting the window out.
+sw nullb0 cfq
+N=/sys/block/nullb0/queue/iosched
+echo 10000 >$N/slice_sync; echo 5000 >$N/slice_idle
+trace_on nullb0
+paths --dev /dev/nullb0 --modes key-change --clients 1 --duration 8 --seed 11 >/tmp/keychange 2>&1 ||
+	bad "paths key-change ran: $(tail -n2 /tmp/keychange)"
+trace_off nullb0
+moved=$(grep -c 'slice_expire reason=owner_moved' $T/trace)
+waited=$(grep -c 'slice_expire reason=idle_timeout' $T/trace)
+rig_result "# key change: $(grep -h '^paths mode' /tmp/keychange); slices ended owner_moved $moved, idle_timeout $waited"
+[ "$moved" -gt 0 ] && [ "$waited" = 0 ] && ok "a queue's owner moving away ends the idle window at once ($moved moves, 0 timeouts)" ||
+	bad "a queue's owner moving away ends the idle window at once ($moved moves, $waited idle timeouts of 5 s)"
+echo 4 >$N/slice_idle; echo 100 >$N/slice_sync; echo pid >$N/key_type
+
+# 11. CLONE_IO siblings share an io_context: a live sibling's queue is idled
+#     for, so its slices do not end "owner_exit" while it lives. Counted
+#     against the processes forked during the load (each exits once).
+f0=$(awk '/^processes/ { print $2 }' /proc/stat)
+trace_on nullb0
+paths --dev /dev/nullb0 --modes shared-ioc --clients 2 --duration 6 --seed 5 >/tmp/sharedioc 2>&1 ||
+	bad "paths shared-ioc ran: $(tail -n2 /tmp/sharedioc)"
+trace_off nullb0
+forks=$(( $(awk '/^processes/ { print $2 }' /proc/stat) - f0 ))
+exits=$(grep -c 'slice_expire reason=owner_exit' $T/trace)
+rig_result "# shared io_context: $(grep -h '^paths mode' /tmp/sharedioc); $exits slices ended owner_exit, $forks processes forked"
+[ "$forks" -gt 3 ] && [ "$exits" -le "$forks" ] && ok "CLONE_IO siblings: owner_exit only for owners that exit ($exits <= $forks)" ||
+	bad "CLONE_IO siblings: owner_exit only for owners that exit ($exits > $forks forks)"
+sw nullb0 mq-deadline
+
+# 12. requeues (null_blk requeue injection): served in their queue's slice,
+#     under max_depth (show_status: the high-water mark of in-driver requests)
+rmmod null_blk
+modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
+	memory_backed=1 hw_queue_depth=64 requeue=1,20,0,-1 || bad "null_blk loads with requeue injection"
+sw nullb0 cfq
+readers --dev /dev/nullb0 --size $((256 << 20)) --clients 3 --engine aio --qd 8 --pattern rand \
+	--duration 5 --seed 9 >/tmp/requeue.r 2>&1 || bad "readers under requeue injection: $(tail -n1 /tmp/requeue.r)"
+st=$(cat /sys/block/nullb0/queue/iosched/show_status)
+rq=$(printf '%s\n' "$st" | sed -n 's/^requeued: //p')
+mx=$(printf '%s\n' "$st" | sed -n 's/^in driver: .*(max \([0-9]*\)).*/\1/p')
+rig_result "# requeue: $rq requeues, at most ${mx:-?} requests in the driver (max_depth 4)"
+[ "${rq:-0}" -gt 0 ] && [ -n "$mx" ] && [ "$mx" -le 4 ] && ok "requeued requests stay under max_depth ($rq requeues, max $mx in the driver)" ||
+	bad "requeued requests stay under max_depth (${rq:-?} requeues, max ${mx:-?} in the driver)"
+sw nullb0 mq-deadline
+
+# 13. a failing disk (null_blk times out 50% of its requests; 2 s request
+#     timeout here, 30 s by default) with 40 short O_DIRECT readers: cfq
+#     must finish within a small multiple of mq-deadline's time, not wait
+#     the timeouts out max_depth at a time.
+rmmod null_blk
+modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
+	memory_backed=1 hw_queue_depth=64 timeout=1,50,0,-1 || bad "null_blk loads with timeout injection"
+echo 2000 >/sys/block/nullb0/queue/io_timeout
+failing_disk() { # scheduler -> seconds for 40 readers of 4 blocks each
+	sw nullb0 "$1"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	i=0; pids=
+	while [ $i -lt 40 ]; do
+		dd if=/dev/nullb0 of=/dev/null bs=4k count=4 skip=$((i * 256)) iflag=direct 2>/dev/null & pids="$pids $!"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086
+	wait $pids
+	awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%d", (b - a) * 10 }'
+}
+dl=$(failing_disk mq-deadline); cq=$(failing_disk cfq)
+rig_result "# failing disk: 40 readers, 50% timeouts (2 s): mq-deadline $((dl / 10)).$((dl % 10)) s, cfq $((cq / 10)).$((cq % 10)) s"
+[ "$cq" -le $((dl * 3 + 20)) ] && ok "failing disk: cfq within 3x mq-deadline's time (+2 s) ($cq vs $dl tenths)" ||
+	bad "failing disk: cfq within 3x mq-deadline's time (+2 s) ($cq vs $dl tenths of s)"
+sw nullb0 mq-deadline
+rmmod null_blk
+modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
+	memory_backed=1 hw_queue_depth=64 || bad "null_blk loads again"
+
 # 7. a switch to cfq whose Kth allocation fails (/proc/self/fail-nth; sleeping
 #    allocations made failable with probability 0, so nothing else fails) must
 #    fail cleanly, leave a working scheduler, and leak no module reference:
