@@ -251,11 +251,16 @@ trace_stop() { echo 0 >$T/tracing_on; echo 0 >"/sys/block/$1/trace/enable"; }
 ionice_points() { # dev
 	node=$(dev_up "$1" "$SCALE") || { skip "dev=$1 case=ionice reason=no-device"; return; }
 	sched_set "$node" cfq || { skip "dev=$1 case=ionice reason=no-cfq"; dev_down "$1"; return; }
+	# backlogged readers (libaio depth 16): their slices end by time
 	rd() { dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip="$1" count=2000000 2>/dev/null; }
+	fr() { # MiB_offset class level
+		fio --name=r --filename="/dev/$node" --rw=read --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
+			--offset=$(($1 << 20)) --size=256m --prioclass="$2" --prio="$3" --runtime="$TIME" --time_based >/dev/null 2>&1
+	}
 	trace_start "$node" notify
-	ionice -c 1 -n 4 dd if="/dev/$node" of=/dev/null bs=4k iflag=direct count=2000000 2>/dev/null & p="$!"
-	for i in 1 2 3; do rd $((i * 262144)) & p="$p $!"; done
-	sleep "$TIME"; kill $p 2>/dev/null; wait $p 2>/dev/null
+	p=; for i in 1 2 3; do fr $((i * 1024)) 2 4 & p="$p $!"; done
+	sleep 0.5; fr 0 1 4 & p="$p $!"
+	wait $p
 	trace_stop "$node"
 	awk '/ slice_expire / { u = 0; c = ""
 		for (i = 1; i <= NF; i++) { if ($i ~ /^used_us=/) u = substr($i, 9); if ($i ~ /^prio=/) { c = substr($i, 6); sub(/\/.*/, "", c) } }
@@ -263,9 +268,8 @@ ionice_points() { # dev
 		END { printf "bench-ionice dev=%s case=rt-vs-3be rt_us=%d total_us=%d share_pct=%d\n", dev, t["rt"], tot, tot ? 100 * t["rt"] / tot : 0 }' \
 		dev="$1" $T/trace >&3
 	trace_start "$node" notify
-	ionice -c 2 -n 0 dd if="/dev/$node" of=/dev/null bs=4k iflag=direct count=2000000 2>/dev/null & p="$!"
-	ionice -c 2 -n 7 dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip=262144 count=2000000 2>/dev/null & p="$p $!"
-	sleep "$TIME"; kill $p 2>/dev/null; wait $p 2>/dev/null
+	fr 0 2 0 & p="$!"; fr 1024 2 7 & p="$p $!"
+	wait $p
 	trace_stop "$node"
 	awk '/ slice_expire reason=time / { for (i = 1; i <= NF; i++) { if ($i ~ /^used_us=/) u = substr($i, 9); if ($i ~ /^prio=be\//) l = substr($i, 9) }
 		s[l] += u; n[l]++ }

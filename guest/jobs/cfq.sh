@@ -143,10 +143,11 @@ slice_time_by_class() {
 dd_reader() { # dev skip_blocks -> an O_DIRECT sequential 4 KiB reader (pid in $!)
 	dd if=/dev/$1 of=/dev/null bs=4k iflag=direct skip="$2" count=200000 2>/dev/null &
 }
-# a reader that always has a request queued (libaio, depth 2), so its slices
-# end by time whatever the guest's think time: dev MiB_offset class level secs
+# a reader that always has requests queued (libaio, depth 16), so its
+# slices end by time even when the guest is slow to resubmit (TCG on a busy
+# host): dev MiB_offset class level secs
 fio_reader() {
-	fio --name=r --filename=/dev/$1 --rw=read --bs=4k --direct=1 --ioengine=libaio --iodepth=2 \
+	fio --name=r --filename=/dev/$1 --rw=read --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
 		--offset=$(($2 << 20)) --size=256m --prioclass="$3" --prio="$4" --runtime="$5" --time_based \
 		>/dev/null 2>&1 &
 }
