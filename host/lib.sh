@@ -153,3 +153,17 @@ build_cfq_module() { # BUILD_DIR DIR [PATCH]
 		{ cat "$m/build.log" >&2; die "cfq-iosched.ko did not build out of tree (see $m/build.log)"; }
 	echo "$m/block/cfq-iosched.ko"
 }
+
+# new_dir BASE: create the directory BASE, or BASE-2, BASE-3, ... when a
+# command started in the same second took the name first (mkdir is atomic);
+# prints the directory made. Callers use the directory they made, never
+# "the latest" one.
+new_dir() {
+	local d=$1 n=1
+	mkdir -p "$(dirname "$1")"
+	until mkdir "$d" 2>/dev/null; do
+		n=$((n + 1)); d="$1-$n"
+		[ "$n" -lt 100 ] || die "cannot create a directory $1-N"
+	done
+	echo "$d"
+}
