@@ -9,10 +9,12 @@ LOGS=${LOGS:-$RIG_ROOT/logs}
 export RIG_ROOT RIG_CACHE FLAVOR KVER LOGS
 
 # Console lines that start a kernel report (after the "[time][caller] "
-# prefix): SPLAT_RE, reports after which the guest may be wedged; REPORT_RE,
-# every report. The guest gets REPORT_RE in its run.conf (RIG_REPORT_RE).
-SPLAT_RE='BUG:|WARNING:|ODEBUG:|Kernel panic|general protection'
-REPORT_RE="$SPLAT_RE|INFO: task .* blocked|refcount_t:|watchdog: BUG|rcu: INFO"
+# prefix), from the one table of reports, host/report-patterns (read by
+# host/classify alone): SPLAT_RE, reports after which the guest may be
+# wedged; REPORT_RE, every report. The guest gets REPORT_RE in its run.conf
+# (RIG_REPORT_RE).
+SPLAT_RE=$("$RIG_ROOT/host/classify" --re splat) || exit 2
+REPORT_RE=$("$RIG_ROOT/host/classify" --re report) || exit 2
 export SPLAT_RE REPORT_RE
 
 say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
