@@ -49,15 +49,22 @@ cache_lock() {
 	echo "pid $$ ($(basename "$0"), since $(date +%T))" >"$f.owner"
 }
 
-# Flavors: which config fragments make up each kernel.
+# Flavors: which config fragments make up each kernel. A kernel line that
+# needs more symbols has an overlay NAME-$KVER.config, merged right after
+# NAME.config (debug-6.12.config: what 6.12's Kconfig asks in addition).
 flavor_fragments() {
+	local names f
 	case "$1" in
-	debug) echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config" ;;
-	fast)  echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config $RIG_ROOT/host/config/fast.config" ;;
-	race)  echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config $RIG_ROOT/host/config/race.config" ;;
-	perf)  echo "$RIG_ROOT/host/config/base.config" ;;
+	debug) names="base debug" ;;
+	fast)  names="base debug fast" ;;
+	race)  names="base debug race" ;;
+	perf)  names="base" ;;
 	*) die "unknown FLAVOR '$1' (choose: debug, fast, race, perf)" ;;
 	esac
+	for f in $names; do
+		echo "$RIG_ROOT/host/config/$f.config"
+		[ ! -f "$RIG_ROOT/host/config/$f-$KVER.config" ] || echo "$RIG_ROOT/host/config/$f-$KVER.config"
+	done | tr '\n' ' ' | sed 's/ $//'
 }
 
 # The series meant for merge (patch/$KVER/*.patch), then the rig-only
