@@ -11,6 +11,11 @@ export FLAVOR
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+	@echo
+	@echo "main settings (environment or make variables; README.md lists all of them):"
+	@echo "  SCENARIO=hunt DURATION=30m SEED=  KEEP_GOING=1 FAULTS="a b"|all|none ROUNDS=a-b COVER=1"
+	@echo "  FLAVOR=debug|race|fast|perf  RUN= N=3 TITLE= MINIMIZE=1  ONLY= (mutants, test)"
+	@echo "  RIG_CACHE=~/.cache/cfq-rig LOGS=logs  a bad value is an error (exit 2) before any build"
 
 ## deps     install missing Debian packages (apt-get)
 deps:
@@ -49,7 +54,7 @@ cover-all: deps stress
 ##          that finding), or SCENARIO=x SEED=n N=3
 ##          MINIMIZE=1: then drop stressors and fault sets while it still reproduces
 N ?= 3
-repro: guest
+repro: deps stress
 	@if [ -n "$(RUN)" ]; then host/repro.sh "$(RUN)" "$(N)"; \
 	 elif [ -n "$(TITLE)" ] && [ -z "$(SEED)" ]; then host/repro.sh "" "$(N)"; \
 	 else [ -n "$(SEED)" ] || { echo "error: make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }; \
@@ -57,7 +62,7 @@ repro: guest
 
 ## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600 (class hunt)
 ##          BLIND=1 BLIND_BUDGET=600 (the default soak too)
-mutants: guest
+mutants: deps stress
 	@host/mutants.sh
 
 ## detector-cost  wall time and ops of one round: plain, with coverage, with KCSAN (idle machine)

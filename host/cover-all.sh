@@ -11,6 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$RIG_ROOT"
 
+kver_check
 seed=${SEED:-1}
 [[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "SEED must be a number (got '$seed')"
 export COVER=1

@@ -14,10 +14,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$RIG_ROOT"
 
+[ $# -le 3 ] || die "usage: host/detector-cost.sh [SCENARIO] [DURATION] [SEED]"
 scn=${1:-smoke} dur=${2:-60} seed=${3:-1}
 [ -f "stress/scenarios/$scn.scn" ] || die "unknown scenario '$scn'"
-[[ "$dur" =~ ^[0-9]+$ ]] && [ "$dur" -ge 30 ] || die "DURATION must be at least 30 (seconds)"
-[[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "SEED must be a number"
+[[ "$dur" =~ ^[0-9]+$ ]] && [ "$dur" -ge 30 ] || die "DURATION must be at least 30 (seconds, got '$dur')"
+[[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "SEED must be a number (got '$seed')"
+"$RIG_ROOT/host/scenario.sh" check "stress/scenarios/$scn.scn" || exit 2
+kver_check
 
 # the uninstrumented module: the series' cfq-iosched.c built out of tree
 build=$(FLAVOR=debug host/kernel.sh | tail -n1)

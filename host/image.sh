@@ -10,7 +10,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-build=${1:?usage: host/image.sh BUILD_DIR}
+[ $# -eq 1 ] && [ -d "$1" ] || die "usage: host/image.sh BUILD_DIR (a kernel build directory, printed by host/kernel.sh)"
+build=$1
 out="$build/rig-image"
 mkdir -p "$out"
 # one image build at a time: the kernel tree's lock (the modules come from a

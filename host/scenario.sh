@@ -38,7 +38,7 @@ in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # parse FILE: sets duration seed devices scheduler nullb sdebug faults, stressors[]
 parse() {
-	local file=$1 n=0 line key val name dev
+	local file=$1 n=0 line key val name dev d
 	[ -f "$file" ] || { echo "$file: no such scenario" >&2; return 2; }
 	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' faults=none
 	stressors=()
@@ -102,12 +102,17 @@ fault_list() {
 	echo "${out# }"
 }
 
+usage="usage: host/scenario.sh check FILE | plan FILE [SEED] [DURATION]"
 cmd=${1:-}
 case "$cmd" in
-check) parse "${2:?usage: host/scenario.sh check FILE}" ;;
+check)
+	[ $# -eq 2 ] || die "$usage"
+	parse "$2" ;;
 plan)
-	parse "${2:?}"
+	[ $# -ge 2 ] && [ $# -le 4 ] || die "$usage"
+	parse "$2"
 	s=${3:-} d=${4:-}
+	[ -z "$s" ] || [[ "$s" =~ ^[0-9]{1,18}$ ]] || die "SEED '$s' is not a number"
 	[ -n "$s" ] || s=${seed:-}
 	[ -n "$s" ] || s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 	[ -n "$d" ] && { d=$(to_seconds "$d") || die "DURATION '$4' is not a time (60, 90s, 5m, 1h)"; }
@@ -129,5 +134,5 @@ plan)
 	i=0
 	for st in "${stressors[@]}"; do i=$((i + 1)); echo "PLAN_S$i='${st#*|}'"; done
 	;;
-*) die "usage: host/scenario.sh check FILE | plan FILE [SEED] [DURATION]" ;;
+*) die "$usage" ;;
 esac
