@@ -13,7 +13,7 @@ help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 	@echo
 	@echo "main settings (environment or make variables; README.md lists all of them):"
-	@echo "  SCENARIO=hunt DURATION=30m SEED=  KEEP_GOING=1 FAULTS="a b"|all|none ROUNDS=a-b COVER=1"
+	@echo "  SCENARIO=hunt DURATION=30m SEED=  KEEP_GOING=1 FAULTS='a b'|all|none ROUNDS=a-b COVER=1"
 	@echo "  FLAVOR=debug|race|fast|perf  RUN= N=3 TITLE= MINIMIZE=1  ONLY= (mutants, test)"
 	@echo "  RIG_CACHE=~/.cache/cfq-rig LOGS=logs  a bad value is an error (exit 2) before any build"
 
