@@ -4,9 +4,26 @@
 RIG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RIG_CACHE=${RIG_CACHE:-$HOME/.cache/cfq-rig}
 FLAVOR=${FLAVOR:-debug}
+# KERNEL_SRC=/path/to/linux: a user's tree (6.1 or later) in place of the
+# package; unless KVER is set, the newest series not newer than the tree.
+KERNEL_SRC=${KERNEL_SRC:-}
+EXTRA_CONFIG=${EXTRA_CONFIG:-}
+src_makefile_version() { # DIR -> VERSION.PATCHLEVEL.SUBLEVEL of DIR/Makefile
+	[ -f "$1/Makefile" ] || return 0
+	awk '/^VERSION =/ {v = $3} /^PATCHLEVEL =/ {p = $3} /^SUBLEVEL =/ {s = $3}
+		END {if (v != "" && p != "") print v "." p "." s}' "$1/Makefile" 2>/dev/null
+}
+src_series_line() { # VERSION -> the newest patch/<line> not newer than it
+	local l best=
+	for l in $(cd "$RIG_ROOT/patch" && ls -d [0-9]* | sort -V); do
+		[ "$(printf '%s\n' "$l" "$1" | sort -V | tail -n1)" != "$1" ] || best=$l
+	done
+	echo "$best"
+}
+[ -n "${KVER:-}" ] || [ -z "$KERNEL_SRC" ] || KVER=$(src_series_line "$(src_makefile_version "$KERNEL_SRC")")
 KVER=${KVER:-6.1}
 LOGS=${LOGS:-$RIG_ROOT/logs}
-export RIG_ROOT RIG_CACHE FLAVOR KVER LOGS
+export RIG_ROOT RIG_CACHE FLAVOR KVER KERNEL_SRC EXTRA_CONFIG LOGS
 
 # Console lines that start a kernel report (after the "[time][caller] "
 # prefix), from the one table of reports, host/report-patterns (read by
@@ -27,11 +44,36 @@ kver_check() {
 		die "unknown KVER '$KVER' (choose: $(cd "$RIG_ROOT/patch" && ls -d [0-9]* | tr '\n' ' '))"
 }
 
-# Source version of the installed linux-source-$KVER package.
+# Source version of the installed linux-source-$KVER package, or with
+# KERNEL_SRC the tree's version and a key of its path ("6.12.58-src-1a2b3c4d").
 src_version() {
 	kver_check
+	if [ -n "$KERNEL_SRC" ]; then
+		echo "$(src_makefile_version "$KERNEL_SRC")-src-$(realpath "$KERNEL_SRC" | sha256sum | cut -c1-8)"
+		return
+	fi
 	dpkg-query -W -f='${Version}' "linux-source-$KVER" 2>/dev/null ||
 		die "linux-source-$KVER is not installed (run: make deps)"
+}
+
+# KERNEL_SRC and EXTRA_CONFIG are checked before anything is built.
+kernel_src_check() {
+	local v
+	if [ -n "$KERNEL_SRC" ]; then
+		[ -d "$KERNEL_SRC" ] || die "KERNEL_SRC: no directory '$KERNEL_SRC'"
+		v=$(src_makefile_version "$KERNEL_SRC")
+		[ -n "$v" ] && [ -f "$KERNEL_SRC/block/elevator.c" ] ||
+			die "KERNEL_SRC: '$KERNEL_SRC' is not a Linux source tree (no Makefile with VERSION, or no block/elevator.c)"
+		[ "$(printf '%s\n' 6.1 "$v" | sort -V | head -n1)" = 6.1 ] ||
+			die "KERNEL_SRC: '$KERNEL_SRC' is Linux $v; the series needs 6.1 or later"
+	fi
+	if [ -n "$EXTRA_CONFIG" ]; then
+		[ -f "$EXTRA_CONFIG" ] && [ -r "$EXTRA_CONFIG" ] || die "EXTRA_CONFIG: no readable file '$EXTRA_CONFIG'"
+		v=$(grep -nvE '^(CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set|#.*|[[:space:]]*)$' "$EXTRA_CONFIG" | head -n3 || true)
+		[ -z "$v" ] || die "EXTRA_CONFIG: $EXTRA_CONFIG: not a config fragment line (CONFIG_X=y, # CONFIG_X is not set, # comment):
+$v"
+	fi
+	return 0
 }
 src_tarball() { echo "/usr/src/linux-source-$KVER.tar.xz"; }
 
@@ -80,8 +122,22 @@ series_hash() {
 	for f in $(series_files); do sha256sum "$f"; done | sed 's|  .*/|  |' | sha256sum | cut -c1-12
 }
 
-kernel_tree()  { echo "$RIG_CACHE/linux-$(src_version)"; }
-kernel_build() { echo "$RIG_CACHE/build-$(src_version)-$FLAVOR"; }
+# The tree the kernel is built from: the package's, extracted and patched in
+# the cache; with KERNEL_SRC, the user's tree itself when it carries the
+# series already, else a patched copy in the cache (host/kernel.sh records
+# which in the .tree file). An EXTRA_CONFIG kernel has its own build.
+kernel_tree() {
+	if [ -n "$KERNEL_SRC" ]; then
+		cat "$RIG_CACHE/linux-$(src_version).tree" 2>/dev/null || echo "$RIG_CACHE/linux-$(src_version)"
+	else
+		echo "$RIG_CACHE/linux-$(src_version)"
+	fi
+}
+kernel_build() {
+	local x=
+	[ -z "$EXTRA_CONFIG" ] || x="-x$(sha256sum <"$EXTRA_CONFIG" | cut -c1-8)"
+	echo "$RIG_CACHE/build-$(src_version)-$FLAVOR$x"
+}
 
 # Run a long command with its output in a log, printing one progress line
 # every PROGRESS seconds: "label: elapsed, N lines of log, last: ...".
