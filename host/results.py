@@ -203,7 +203,7 @@ def soak_json(soak):
     rounds, kernel, ops, faults, runs = [], {}, {}, {}, {}
     for r in read_table(os.path.join(soak, "rounds"), ROUND_COLS):
         d = f"r{r['round']:03d}"
-        r.update(dir=d, faults=[] if r["faults"] in ("", "none") else str(r["faults"]).split(","),
+        r.update(dir=d, faults=[] if r["faults"] in ("", "none", None) else str(r["faults"]).split(","),
                  host=r["host"] or facts.get("host"), started=r["started"] or None)
         rounds.append(r)
         path = os.path.join(soak, d, "summary.json")

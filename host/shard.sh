@@ -30,7 +30,7 @@ if [ "${1:-}" = --job ]; then
 	out=$PWD host=${PARALLEL_SSHHOST:-:}
 	# GNU parallel runs ':' jobs here, in its own work dir, and --return
 	# ignores them: they write straight into the local shard directory
-	if [ "$host" = : ]; then out=$6 host=$(hostname); fi
+	if [ "$host" = : ]; then out=$6 host=$(hostname); cd "$out" && rmdir "$OLDPWD" 2>/dev/null || true; fi
 	LOGS=$out SOAK_ID=$5 ROUNDS=$3 RIG_HOST=$host KEEP_GOING=1 exec "$RIG_ROOT/host/soak.sh" "$2" 1h "$4"
 fi
 
@@ -81,7 +81,7 @@ cd "$out"
 rc=0
 parallel --will-cite --slf "$tmp" --wd ... --cleanup --return "$name-s$seed-r{}" \
 	--env KEEP_GOING --env FAULTS --env COVER --env VCPUS --env MEM --env JOBS --env FLAVOR --env KVER \
-	--joblog "$out/joblog" --tag --line-buffer \
+	--joblog "$out/joblog" --ungroup \
 	"$RIG_DIR/host/shard.sh" --job "$scn" {} "$seed" "$name-s$seed-r{}" "$out" ::: "${ranges[@]}" || rc=$?
 dirs=()
 for r in "${ranges[@]}"; do

@@ -68,14 +68,16 @@ else
 	echo "not ok - shards: two shards ran and merged (exit $src)"; tail -8 "$logs/shard.out" | sed 's/^/#   /'
 fi
 hosts=$(j "$m" hosts)
-[ "$hosts" = "[\"$(hostname)\", \"shardhost\"]" ] && echo "ok - shards: one shard ran here, one on shardhost over ssh ($hosts)" ||
+[ "$hosts" = "$(python3 -c 'import json, sys; print(json.dumps(sorted(sys.argv[1:])))' "$(hostname)" shardhost)" ] && echo "ok - shards: one shard ran here, one on shardhost over ssh ($hosts)" ||
 	echo "not ok - shards: one shard ran here, one on shardhost over ssh (hosts $hosts)"
 rdir=$(python3 -c 'import json, sys; print(next(r["dir"] for r in json.load(open(sys.argv[1]))["rounds"] if r["host"] == "shardhost"))' "$m" 2>/dev/null)
 [ -n "$rdir" ] && [ -s "$out/$rdir/console.log" ] && [ -f "$out/$rdir/summary.json" ] &&
 	echo "ok - shards: the remote round came back ($rdir with its console.log)" ||
 	echo "not ok - shards: the remote round came back ('$rdir')"
-[ -z "$(ls -A ~/.parallel/tmp 2>/dev/null | grep -c "shardhost")" ] || [ "$(ls -A ~/.parallel/tmp 2>/dev/null | grep -c shardhost)" = 0 ] &&
-	echo "ok - shards: the remote work directory was cleaned up" || echo "not ok - shards: the remote work directory was cleaned up"
+# parallel's work directory on the remote (~/.parallel/tmp/...) went with --cleanup
+left=$(find ~/.parallel/tmp -maxdepth 2 -name "control30-s5-r*" 2>/dev/null)
+[ -z "$left" ] && echo "ok - shards: the remote work directory was cleaned up" ||
+	echo "not ok - shards: the remote work directory was cleaned up ($left)"
 
 # the same rounds in one place, two guests at once
 SOAK_ID=ref ROUNDS=1-2 JOBS=2 KEEP_GOING=1 LOGS=$logs host/soak.sh "$logs/control30.rot" 1h 5 >"$logs/ref.out" 2>&1
