@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 pass=0 fail=0
-GROUPS_ALL="static inputs entry classifier stress results controls clean cfq smoke faults repro concurrency shards mutant race"
+GROUPS_ALL="static inputs entry kernelsrc classifier stress results controls clean cfq smoke faults repro concurrency shards mutant race"
 ONLY=${ONLY:-}
 for g in ${ONLY//,/ }; do
 	case " $GROUPS_ALL " in *" $g "*) ;; *) echo "error: unknown test group '$g' (groups: $GROUPS_ALL)" >&2; exit 2 ;; esac
@@ -53,6 +53,7 @@ group() {
 group static      tests/static.sh
 group inputs      tests/inputs.sh
 group entry       tests/entry-inputs.sh
+group kernelsrc   tests/kernel-src.sh
 group classifier  tests/classifier-test.sh
 group stress      tests/stress-selftest.sh
 group results     tests/results.sh
