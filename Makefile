@@ -39,11 +39,15 @@ boot: guest
 
 ## soak     rounds back to back: SCENARIO=hunt (a rotation) DURATION=30m SEED= [FAULTS=all]
 ##          [ROUNDS=a-b] [COVER=1] [KEEP_GOING=1]; input is checked before any build
-soak: deps stress
+soak:
+	@host/soak.sh --check "$(SCENARIO)" "$(DURATION)" "$(SEED)"
+	@$(MAKE) -s deps stress
 	@host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
 
 ## cover    a soak with coverage of block/cfq-iosched.c: SCENARIO=hunt DURATION=10m
-cover: deps stress
+cover:
+	@COVER=1 host/soak.sh --check "$(SCENARIO)" "$(DURATION)" "$(SEED)"
+	@$(MAKE) -s deps stress
 	@COVER=1 host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
 
 ## cover-all  one round of every scenario with coverage, and their union (README table)
@@ -54,15 +58,19 @@ cover-all: deps stress
 ##          that finding), or SCENARIO=x SEED=n N=3
 ##          MINIMIZE=1: then drop stressors and fault sets while it still reproduces
 N ?= 3
-repro: deps stress
-	@if [ -n "$(RUN)" ]; then host/repro.sh "$(RUN)" "$(N)"; \
-	 elif [ -n "$(TITLE)" ] && [ -z "$(SEED)" ]; then host/repro.sh "" "$(N)"; \
-	 else [ -n "$(SEED)" ] || { echo "error: make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }; \
-	 host/repro.sh "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"; fi
+REPRO_ARGS = $(if $(RUN),"$(RUN)" "$(N)",$(if $(and $(TITLE),$(if $(SEED),,1)),"" "$(N)",\
+	     "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"))
+repro:
+	@[ -n "$(RUN)$(TITLE)$(SEED)" ] || { echo "error: make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }
+	@host/repro.sh --check $(REPRO_ARGS)
+	@$(MAKE) -s deps stress
+	@host/repro.sh $(REPRO_ARGS)
 
 ## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600 (class hunt)
 ##          BLIND=1 BLIND_BUDGET=600 (the default soak too)
-mutants: deps stress
+mutants:
+	@host/mutants.sh --check
+	@$(MAKE) -s deps stress
 	@host/mutants.sh
 
 ## detector-cost  wall time and ops of one round: plain, with coverage, with KCSAN (idle machine)

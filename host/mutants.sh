@@ -7,6 +7,7 @@
 # usage: host/mutants.sh            ONLY=NN[,NN]  SEEDS=1  BUDGET=600 (s per hunt)
 #                                   BLIND=0|1 (default 1)  BLIND_BUDGET=600
 #        CLEAN=1 host/mutants.sh    the untouched series through every hunt (no finding expected)
+#        host/mutants.sh --check    only check the settings (exit 0 or 2)
 # Each mutant is hunted twice per seed: by the scenario its class calls for
 # ("class"), and by the default soak (make soak with no arguments), which
 # does not know the class, as a real bug would be hunted ("blind"). A
@@ -16,7 +17,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 0 ] || die "usage: host/mutants.sh (settings in the environment: ONLY SEEDS BUDGET BLIND BLIND_BUDGET CLEAN)"
+check_only=''
+[ "${1:-}" != --check ] || { check_only=1; shift; }
+[ $# -eq 0 ] || die "usage: host/mutants.sh [--check] (settings in the environment: ONLY SEEDS BUDGET BLIND BLIND_BUDGET CLEAN)"
 # every setting is checked before anything is built
 kver_check
 flavor_fragments "$FLAVOR" >/dev/null
@@ -73,6 +76,7 @@ hunt_for() {
 for p in "${all[@]}"; do
 	[ "$(hunt_for "$(sed -n 's/^Class: //p' "$p")")" != unknown ] || die "$(basename "$p"): unknown Class: line"
 done
+[ -z "$check_only" ] || exit 0
 build=$("$RIG_ROOT/host/kernel.sh" | tail -n1)
 "$RIG_ROOT/host/image.sh" "$build" >/dev/null
 

@@ -10,6 +10,7 @@
 #        TITLE=... host/repro.sh "" [N]  the latest run with that finding (logs/index)
 #        host/repro.sh SCENARIO SEED [N] [DURATION]   SCENARIO: a name in
 #                                         stress/scenarios/ or a .scn file
+#        host/repro.sh --check ...       only check the input (exit 0 or 2)
 # environment: TITLE (the finding to look for; default: the recorded one, or
 #   any finding), MINIMIZE=1, TRIES (runs per minimizing step, default 2),
 #   FAULTS (fault sets of a SCENARIO SEED replay), FLAVOR, COVER, LOGS
@@ -19,7 +20,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: host/repro.sh RUN [N] | SCENARIO SEED [N] [DURATION] | \"\" [N] with TITLE=..."
+usage="usage: host/repro.sh [--check] RUN [N] | SCENARIO SEED [N] [DURATION] | \"\" [N] with TITLE=..."
+check_only=''
+[ "${1:-}" != --check ] || { check_only=1; shift; }
 [ $# -ge 1 ] && [ $# -le 4 ] || die "$usage"
 # every setting is checked before anything is built or booted
 MINIMIZE=${MINIMIZE:-0} TRIES=${TRIES:-2}
@@ -61,24 +64,24 @@ fi
 [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || die "N must be a positive number (got '$n')"
 file=$scn
 [[ "$file" == */* || "$file" == *.scn ]] || file="$RIG_ROOT/stress/scenarios/$scn.scn"
+# the plan (made once: it checks the scenario, SEED, DURATION and FAULTS=)
+# is the one every run replays
+checked=$(mktemp -d)
+trap 'rm -rf "$checked"' EXIT
 if [ -z "$recorded" ]; then
-	"$RIG_ROOT/host/scenario.sh" check "$file" || exit 2
-	# the plan checks SEED, DURATION and FAULTS= against the scenario
-	"$RIG_ROOT/host/scenario.sh" plan "$file" "$seed" "$dur" >/dev/null || exit 2
+	(plan_dir "$file" "$seed" "$dur" "$checked/plan") || exit 2
+else
+	mkdir -p "$checked/plan"
+	cp "$recorded/plan" "$checked/plan/plan"
+	[ ! -f "$recorded/faults.sh" ] || cp "$recorded/faults.sh" "$checked/plan/faults.sh"
 fi
+[ -z "$check_only" ] || exit 0
 
 id="repro-$(date +%Y%m%d-%H%M%S)-$(basename "${scn%.scn}")"
 dir="$LOGS/$id"
 mkdir -p "$dir"
+mv "$checked/plan" "$dir/plan"
 
-# a plan (and its faults) in directory $1: the recorded one, or made from a
-# scenario file $2
-make_plan() {
-	if [ -n "$2" ]; then plan_dir "$2" "$seed" "$dur" "$1"; return; fi
-	mkdir -p "$1"
-	cp "$recorded/plan" "$1/plan"
-	[ ! -f "$recorded/faults.sh" ] || cp "$recorded/faults.sh" "$1/faults.sh"
-}
 
 # one run of the plan in $1 (label $2): 0 when the finding came back
 attempt() {
@@ -91,7 +94,6 @@ attempt() {
 	if [ -n "$title" ]; then grep -qF -- "$title" "$s" 2>/dev/null; else [ "$st" != clean ]; fi
 }
 
-make_plan "$dir/plan" "$([ -n "$recorded" ] || echo "$file")"
 d=$(plan_value "$dir/plan/plan" DURATION)
 say "repro $id: scenario $scn, seed $seed, $d s, $n runs${mutant:+, mutant $(sed -n 's/^mutant=//p' "$run/summary")}; looking for: ${title:-any finding}"
 hits=0 clean=0 times=''
@@ -127,7 +129,7 @@ if [ "$MINIMIZE" = 1 ] && [ "$hits" -gt 0 ]; then
 		local t
 		step=$((step + 1))
 		scn_text "$1" "$2" >"$dir/step$step.scn"
-		make_plan "$dir/step$step" "$dir/step$step.scn"
+		FAULTS='' plan_dir "$dir/step$step.scn" "$seed" "$dur" "$dir/step$step"
 		for t in $(seq "$TRIES"); do attempt "$dir/step$step" "step$step-try$t" && return 0; done
 		return 1
 	}

@@ -13,14 +13,15 @@
 #   sdebug    = MODULE-PARAMS          scsi_debug parameters (dev_size_mb=256 ...)
 #   faults    = NAME ...               fault sets faults/NAME.flt, armed together
 #                                      (none: no faults; all: every set)
-#   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is one of stress/*.c,
-#               stress-ng, fio or splat (a positive control: --kind lockdep|
-#               kasan|odebug|atomic_sleep|race --after SECONDS); @DEVICE picks
-#               virtio, nullb or sdebug
+#   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is a stressor of
+#               stress/ (the C ones, stress/*.c, or splat, stress/splat.sh: a
+#               positive control, --kind lockdep|kasan|odebug|atomic_sleep|
+#               hung|race --after SECONDS), or stress-ng or fio (Debian's, on
+#               the tools disk); @DEVICE picks virtio, nullb or sdebug
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-STRESSORS="readers writers churn paths switcher teardown tunables hotplug stress-ng fio splat"
+STRESSORS="readers writers churn paths switcher teardown tunables hotplug splat stress-ng fio"
 SCHEDS="cfq mq-deadline kyber bfq none"
 DEVS="virtio nullb sdebug"
 
