@@ -50,6 +50,12 @@ cover:
 	@$(MAKE) -s deps stress
 	@COVER=1 host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
 
+## shard    the rounds of one soak on several hosts (GNU parallel --sshlogin), merged:
+##          HOSTS=':,host2,user@host3' SCENARIO=hunt ROUNDS=1-14 SEED=1234 [CHUNK=] [RIG_DIR=]
+.PHONY: shard
+shard: deps
+	@HOSTS="$(HOSTS)" host/shard.sh "$(SCENARIO)" "$(ROUNDS)" "$(SEED)"
+
 ## cover-all  one round of every scenario with coverage, and their union (README table)
 cover-all: deps stress
 	@host/cover-all.sh
