@@ -56,6 +56,11 @@ cover:
 shard: deps
 	@HOSTS="$(HOSTS)" host/shard.sh "$(SCENARIO)" "$(ROUNDS)" "$(SEED)"
 
+## merge    one soak summary from soak directories (shards of one soak): DIRS="a b" [OUT=dir]
+.PHONY: merge
+merge:
+	@host/merge.sh $(if $(OUT),-o "$(OUT)") $(DIRS)
+
 ## cover-all  one round of every scenario with coverage, and their union (README table)
 cover-all: deps stress
 	@host/cover-all.sh
