@@ -61,6 +61,11 @@ shard: deps
 merge:
 	@host/merge.sh $(if $(OUT),-o "$(OUT)") $(DIRS)
 
+## kcidb    a soak as KCIDB I/O JSON (schema v5.3): SOAK=logs/soak-... [OUT=file]
+.PHONY: kcidb
+kcidb:
+	@host/export-kcidb.sh "$(SOAK)" $(if $(OUT),"$(OUT)")
+
 ## cover-all  one round of every scenario with coverage, and their union (README table)
 cover-all: deps stress
 	@host/cover-all.sh
