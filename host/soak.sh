@@ -118,7 +118,10 @@ say "soak $id: $name (${#rot[@]} scenario(s) in rotation), seed $seed, $secs s$(
 
 start=$SECONDS ops=0 status=clean first_s='' next=$first stop='' done_n=0
 declare -A pid_round=() r_start=() r_plan=() r_d=() r_s=() r_date=()
-trap 'for p in "${!pid_round[@]}"; do kill "$p" 2>/dev/null; done; for p in "${r_plan[@]}"; do rm -rf "$p"; done' EXIT
+# on an early exit (an error, ^C) the rounds still running go too, QEMU included
+kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
+trap 'for p in "${!pid_round[@]}"; do kill_tree "$p"; done; for p in "${r_plan[@]}"; do rm -rf "$p"; done' EXIT
+trap 'exit 130' INT TERM
 # guest uptime of the first kernel report or rig finding in a console log
 first_report_uptime() {
 	grep -a -m1 -E "\] ($REPORT_RE|RIG-FINDING)" "$1" |
