@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 pass=0 fail=0
-GROUPS_ALL="static inputs entry kernelsrc classifier stress results controls clean cfq smoke faults repro concurrency shards mutant race"
+GROUPS_ALL="static inputs entry ktap kernelsrc classifier stress controls clean cfq smoke faults repro concurrency results mutant race"
 ONLY=${ONLY:-}
 for g in ${ONLY//,/ }; do
 	case " $GROUPS_ALL " in *" $g "*) ;; *) echo "error: unknown test group '$g' (groups: $GROUPS_ALL)" >&2; exit 2 ;; esac
@@ -53,10 +53,10 @@ group() {
 group static      tests/static.sh
 group inputs      tests/inputs.sh
 group entry       tests/entry-inputs.sh
+group ktap        tests/ktap.sh
 group kernelsrc   tests/kernel-src.sh
 group classifier  tests/classifier-test.sh
 group stress      tests/stress-selftest.sh
-group results     tests/results.sh
 group controls    tests/guest-controls.sh
 group clean       tests/guest-clean.sh
 group cfq         tests/guest-cfq.sh
@@ -64,7 +64,7 @@ group smoke       tests/guest-smoke.sh
 group faults      tests/guest-faults.sh
 group repro       tests/guest-repro.sh
 group concurrency tests/concurrency.sh
-group shards      tests/shards.sh
+group results     tests/results.sh
 group mutant      tests/guest-mutant.sh
 group race        tests/guest-race.sh
 
