@@ -7,7 +7,7 @@ SEED     ?=
 FLAVOR   ?= debug
 export FLAVOR
 
-.PHONY: all deps kernel guest boot soak cover cover-all detector-cost repro mutants bench test stress clean distclean help
+.PHONY: all settings deps kernel guest boot soak cover cover-all detector-cost repro mutants bench test stress clean distclean help
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -17,12 +17,17 @@ help:
 	@echo "  FLAVOR=debug|race|fast|perf  RUN= N=3 TITLE= MINIMIZE=1  ONLY= (mutants, test)"
 	@echo "  RIG_CACHE=~/.cache/cfq-rig LOGS=logs  a bad value is an error (exit 2) before any build"
 
+# the settings every target shares (FLAVOR, KVER, COVER, KERNEL_SRC,
+# EXTRA_CONFIG), checked before deps and any build
+settings:
+	@bash -c '. host/lib.sh && kver_check && flavor_fragments "$$FLAVOR" >/dev/null && cover_check'
+
 ## deps     install missing Debian packages (apt-get)
 deps:
 	@host/deps.sh
 
 ## kernel   build the guest kernel (cached outside the repo, incremental)
-kernel: deps
+kernel: settings deps
 	@host/kernel.sh >/dev/null
 
 ## stress   build the static C stressors
@@ -67,7 +72,9 @@ kcidb:
 	@host/export-kcidb.sh "$(SOAK)" $(if $(OUT),"$(OUT)")
 
 ## cover-all  one round of every scenario with coverage, and their union (README table)
-cover-all: deps stress
+cover-all:
+	@host/cover-all.sh --check
+	@$(MAKE) -s deps stress
 	@host/cover-all.sh
 
 ## repro    re-run a round N times: RUN=soak-.../r001 N=3, TITLE="..." (latest run with
@@ -90,7 +97,9 @@ mutants:
 	@host/mutants.sh
 
 ## detector-cost  wall time and ops of one round: plain, with coverage, with KCSAN (idle machine)
-detector-cost: deps stress
+detector-cost:
+	@host/detector-cost.sh --check
+	@$(MAKE) -s deps stress
 	@host/detector-cost.sh
 
 ## bench    scheduler benchmark, emulated disk, perf kernel: BENCH_TIME=5 BENCH_REPS=3 BENCH_DEVS=rotdisk ...
