@@ -2,7 +2,10 @@
 # Check a scenario file and turn it into the plan the guest runs.
 #
 # usage: host/scenario.sh check FILE            -> exit 0, or 2 with FILE:LINE: reason
-#        host/scenario.sh plan FILE SEED DURATION -> plan (shell assignments) on stdout
+#        host/scenario.sh plan FILE SEED DURATION -> plan on stdout: the round's
+#          facts (PLAN_* shell assignments) and, when fault sets are armed,
+#          their guest code (host/faults.sh guest). The one file a round
+#          sends to the guest (/rig/files/plan), which reads nothing else of it.
 #
 # A scenario is "key = value" lines; '#' starts a comment. Keys:
 #   duration  = 60 | 90s | 5m | 1h     run time of one round
@@ -84,8 +87,6 @@ parse() {
 		[[ "$name" == *@* ]] && dev=${name#*@}
 		[ -z "$dev" ] || in_list "$dev" "$devices" || { fail "stressor uses @$dev but devices = $devices"; return 2; }
 	done
-	# shellcheck disable=SC2046 # fault set names are plain words
-	if [ "$faults" != none ]; then "$RIG_ROOT/host/faults.sh" check $(fault_files "$faults") || return 2; fi
 }
 
 # "a b", "all" or "none" -> the checked list of set names on stdout, or a
@@ -108,7 +109,10 @@ cmd=${1:-}
 case "$cmd" in
 check)
 	[ $# -eq 2 ] || die "$usage"
-	parse "$2" ;;
+	parse "$2"
+	# shellcheck disable=SC2046 # fault set names are plain words
+	[ "$faults" = none ] || "$RIG_ROOT/host/faults.sh" check $(fault_files "$faults") || exit 2
+	;;
 plan)
 	[ $# -ge 2 ] && [ $# -le 4 ] || die "$usage"
 	parse "$2"
@@ -118,11 +122,11 @@ plan)
 	[ -n "$s" ] || s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 	[ -n "$d" ] && { d=$(to_seconds "$d") || die "DURATION '$4' is not a time (60, 90s, 5m, 1h)"; }
 	# FAULTS="a b" overrides the scenario's fault sets (make test, repro)
-	if [ -n "${FAULTS:-}" ]; then
-		faults=$(fault_list "$FAULTS") || die "FAULTS: $faults"
-		# shellcheck disable=SC2046 # fault set names are plain words
-		[ "$faults" = none ] || "$RIG_ROOT/host/faults.sh" check $(fault_files "$faults") || exit 2
-	fi
+	if [ -n "${FAULTS:-}" ]; then faults=$(fault_list "$FAULTS") || die "FAULTS: $faults"; fi
+	# the fault sets, checked and turned into the guest's fault code once
+	code=''
+	# shellcheck disable=SC2046 # fault set names are plain words
+	[ "$faults" = none ] || code=$("$RIG_ROOT/host/faults.sh" guest $(fault_files "$faults")) || exit 2
 	echo "PLAN_SCENARIO='$(basename "${2%.scn}")'"
 	echo "PLAN_SEED='$s'"
 	echo "PLAN_DURATION='${d:-$duration}'"
@@ -134,6 +138,7 @@ plan)
 	echo "PLAN_N=${#stressors[@]}"
 	i=0
 	for st in "${stressors[@]}"; do i=$((i + 1)); echo "PLAN_S$i='${st#*|}'"; done
+	[ -z "$code" ] || printf '%s\n' "$code"
 	;;
 *) die "$usage" ;;
 esac

@@ -149,3 +149,5 @@ expect "make kernel: unknown FLAVOR, before deps and the build" 2 "unknown FLAVO
 expect "make cover-all: a flavor without gcov, no build" 2 "COVER=1 needs a kernel with gcov" make -s cover-all FLAVOR=perf
 expect "cover-all --check: good input exits 0" 0 "^$" host/cover-all.sh --check smoke
 expect "detector-cost --check: good input exits 0" 0 "^$" host/detector-cost.sh --check smoke 60 1
+expect "scenario: the plan carries the fault code the guest arms (one file)" 0 "^faults_arm\(\) \{" \
+	env FAULTS=alloc host/scenario.sh plan stress/scenarios/smoke.scn 1

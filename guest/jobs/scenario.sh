@@ -3,7 +3,11 @@
 # devices and their scheduler, arms the fault set, starts every stressor with
 # its own seed, stops them at the deadline and reports their result lines.
 # shellcheck disable=SC2086,SC2154  # options are word lists; eval assigns
+FAULT_NULLB='' FAULT_TASK_FILTER=0
+# the round's facts and fault code (host/scenario.sh plan): all it reads
 . /rig/files/plan
+# (a round recorded before the plan carried its fault code has faults.sh)
+if [ "$PLAN_FAULTS" != none ] && ! command -v faults_arm >/dev/null; then . /rig/files/faults.sh; fi
 dur=$PLAN_DURATION
 rig_log "scenario $PLAN_SCENARIO seed $PLAN_SEED for $dur s on: $PLAN_DEVICES ($PLAN_SCHED)"
 
@@ -11,11 +15,8 @@ rig_log "scenario $PLAN_SCENARIO seed $PLAN_SEED for $dur s on: $PLAN_DEVICES ($
 # every fault set armed, I/O took at most 15 s, but one teardown cycle
 # (module unload, a switch, with a CPU offline) up to 92 s: teardown gets
 # 240 s under faults
-FAULT_NULLB='' FAULT_TASK_FILTER=0 allow='' stall=${RIG_STALL:-60} stall_td=${RIG_STALL:-60}
-if [ "$PLAN_FAULTS" != none ]; then
-	. /rig/files/faults.sh
-	allow=--allow-errors stall_td=${RIG_STALL:-240}
-fi
+allow='' stall=${RIG_STALL:-60} stall_td=${RIG_STALL:-60}
+[ "$PLAN_FAULTS" = none ] || allow=--allow-errors stall_td=${RIG_STALL:-240}
 
 # 1. devices (devnode in guest/lib.sh: name -> /dev node)
 for d in $PLAN_DEVICES; do
