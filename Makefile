@@ -7,17 +7,27 @@ SEED     ?=
 FLAVOR   ?= debug
 export FLAVOR
 
-.PHONY: all deps kernel guest boot soak cover cover-all detector-cost repro mutants bench test stress clean distclean help
+.PHONY: all settings deps kernel guest boot soak cover cover-all detector-cost repro mutants bench test stress clean distclean help
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+	@echo
+	@echo "main settings (environment or make variables; README.md lists all of them):"
+	@echo "  SCENARIO=hunt DURATION=30m SEED=  KEEP_GOING=1 FAULTS='a b'|all|none ROUNDS=a-b COVER=1"
+	@echo "  FLAVOR=debug|race|fast|perf  RUN= N=3 TITLE= MINIMIZE=1  ONLY= (mutants, test)"
+	@echo "  RIG_CACHE=~/.cache/cfq-rig LOGS=logs  a bad value is an error (exit 2) before any build"
+
+# the settings every target shares (FLAVOR, KVER, COVER, KERNEL_SRC,
+# EXTRA_CONFIG), checked before deps and any build
+settings:
+	@bash -c '. host/lib.sh && kver_check && flavor_fragments "$$FLAVOR" >/dev/null && cover_check'
 
 ## deps     install missing Debian packages (apt-get)
 deps:
 	@host/deps.sh
 
 ## kernel   build the guest kernel (cached outside the repo, incremental)
-kernel: deps
+kernel: settings deps
 	@host/kernel.sh >/dev/null
 
 ## stress   build the static C stressors
@@ -34,34 +44,62 @@ boot: guest
 
 ## soak     rounds back to back: SCENARIO=hunt (a rotation) DURATION=30m SEED= [FAULTS=all]
 ##          [ROUNDS=a-b] [COVER=1] [KEEP_GOING=1]; input is checked before any build
-soak: deps stress
+soak:
+	@host/soak.sh --check "$(SCENARIO)" "$(DURATION)" "$(SEED)"
+	@$(MAKE) -s deps stress
 	@host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
 
 ## cover    a soak with coverage of block/cfq-iosched.c: SCENARIO=hunt DURATION=10m
-cover: deps stress
+cover:
+	@COVER=1 host/soak.sh --check "$(SCENARIO)" "$(DURATION)" "$(SEED)"
+	@$(MAKE) -s deps stress
 	@COVER=1 host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
 
+## shard    the rounds of one soak on several hosts (GNU parallel --sshlogin), merged:
+##          HOSTS=':,host2,user@host3' SCENARIO=hunt ROUNDS=1-14 SEED=1234 [CHUNK=] [RIG_DIR=]
+.PHONY: shard
+shard: deps
+	@HOSTS="$(HOSTS)" host/shard.sh "$(SCENARIO)" "$(ROUNDS)" "$(SEED)"
+
+## merge    one soak summary from soak directories (shards of one soak): DIRS="a b" [OUT=dir]
+.PHONY: merge
+merge:
+	@host/merge.sh $(if $(OUT),-o "$(OUT)") $(DIRS)
+
+## kcidb    a soak as KCIDB I/O JSON (schema v5.3): SOAK=logs/soak-... [OUT=file]
+.PHONY: kcidb
+kcidb:
+	@host/export-kcidb.sh "$(SOAK)" $(if $(OUT),"$(OUT)")
+
 ## cover-all  one round of every scenario with coverage, and their union (README table)
-cover-all: deps stress
+cover-all:
+	@host/cover-all.sh --check
+	@$(MAKE) -s deps stress
 	@host/cover-all.sh
 
 ## repro    re-run a round N times: RUN=soak-.../r001 N=3, TITLE="..." (latest run with
 ##          that finding), or SCENARIO=x SEED=n N=3
 ##          MINIMIZE=1: then drop stressors and fault sets while it still reproduces
 N ?= 3
-repro: guest
-	@if [ -n "$(RUN)" ]; then host/repro.sh "$(RUN)" "$(N)"; \
-	 elif [ -n "$(TITLE)" ] && [ -z "$(SEED)" ]; then host/repro.sh "" "$(N)"; \
-	 else [ -n "$(SEED)" ] || { echo "error: make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }; \
-	 host/repro.sh "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"; fi
+REPRO_ARGS = $(if $(RUN),"$(RUN)" "$(N)",$(if $(and $(TITLE),$(if $(SEED),,1)),"" "$(N)",\
+	     "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"))
+repro:
+	@[ -n "$(RUN)$(TITLE)$(SEED)" ] || { echo "error: make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }
+	@host/repro.sh --check $(REPRO_ARGS)
+	@$(MAKE) -s deps stress
+	@host/repro.sh $(REPRO_ARGS)
 
 ## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600 (class hunt)
 ##          BLIND=1 BLIND_BUDGET=600 (the default soak too)
-mutants: guest
+mutants:
+	@host/mutants.sh --check
+	@$(MAKE) -s deps stress
 	@host/mutants.sh
 
 ## detector-cost  wall time and ops of one round: plain, with coverage, with KCSAN (idle machine)
-detector-cost: deps stress
+detector-cost:
+	@host/detector-cost.sh --check
+	@$(MAKE) -s deps stress
 	@host/detector-cost.sh
 
 ## bench    scheduler benchmark, emulated disk, perf kernel: BENCH_TIME=5 BENCH_REPS=3 BENCH_DEVS=rotdisk ...

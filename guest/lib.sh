@@ -53,6 +53,17 @@ rig_heartbeat() {
 # Name of the scratch disk (virtio-blk, second drive).
 scratch_dev() { echo /dev/vdb; }
 
+# A test device of a scenario (virtio, nullb, sdebug) -> its /dev node, once
+# it exists. Used by guest/jobs/scenario.sh and by the fault code that
+# host/faults.sh generates (target=DEV).
+devnode() {
+	case "$1" in
+	virtio) scratch_dev ;;
+	nullb) echo /dev/nullb0 ;;
+	sdebug) for b in /sys/block/sd*; do [ -e "$b" ] && echo "/dev/${b##*/}" && return; done ;;
+	esac
+}
+
 # Coverage (RIG_COVER=1, a kernel with gcov): every .gcda under debugfs goes
 # to the host on the results channel as base64 between "gcda-begin PATH"
 # and "gcda-end" (host/coverage.sh takes them out of results.log). gcov

@@ -4,13 +4,17 @@
 # markdown table (the README's) and writes it with the merged report to
 # logs/cover-<id>/.
 #
-# usage: host/cover-all.sh [SCENARIO...]     (default: every stress/scenarios/*.scn)
+# usage: host/cover-all.sh [--check] [SCENARIO...]   (default: every stress/scenarios/*.scn;
+#        --check: only check the input, exit 0 or 2)
 # environment: SEED (default 1), FLAVOR (with gcov: debug, fast, race)
 # exit: 0, 1 when a round had findings, 2 on bad input.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$RIG_ROOT"
 
+check_only=''
+[ "${1:-}" != --check ] || { check_only=1; shift; }
+kver_check
 seed=${SEED:-1}
 [[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "SEED must be a number (got '$seed')"
 export COVER=1
@@ -23,6 +27,7 @@ for n in "${names[@]}"; do
 	[ -f "stress/scenarios/$n.scn" ] || die "unknown scenario '$n'"
 	host/scenario.sh check "stress/scenarios/$n.scn" || exit 2
 done
+[ -z "$check_only" ] || exit 0
 
 id="cover-$(date +%Y%m%d-%H%M%S)"
 out="$LOGS/$id"

@@ -8,16 +8,23 @@
 # and prints wall seconds per round and ops done, with ratios to base. Run
 # it on an otherwise idle machine.
 #
-# usage: host/detector-cost.sh [SCENARIO] [DURATION] [SEED]   (default: smoke 60 1)
+# usage: host/detector-cost.sh [--check] [SCENARIO] [DURATION] [SEED]   (default: smoke 60 1;
+#        --check: only check the input, exit 0 or 2)
 # exit: 0, 1 when a round was not clean, 2 on bad input.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$RIG_ROOT"
 
+check_only=''
+[ "${1:-}" != --check ] || { check_only=1; shift; }
+[ $# -le 3 ] || die "usage: host/detector-cost.sh [--check] [SCENARIO] [DURATION] [SEED]"
 scn=${1:-smoke} dur=${2:-60} seed=${3:-1}
 [ -f "stress/scenarios/$scn.scn" ] || die "unknown scenario '$scn'"
-[[ "$dur" =~ ^[0-9]+$ ]] && [ "$dur" -ge 30 ] || die "DURATION must be at least 30 (seconds)"
-[[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "SEED must be a number"
+[[ "$dur" =~ ^[0-9]+$ ]] && [ "$dur" -ge 30 ] || die "DURATION must be at least 30 (seconds, got '$dur')"
+[[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "SEED must be a number (got '$seed')"
+"$RIG_ROOT/host/scenario.sh" check "stress/scenarios/$scn.scn" || exit 2
+kver_check
+[ -z "$check_only" ] || exit 0
 
 # the uninstrumented module: the series' cfq-iosched.c built out of tree
 build=$(FLAVOR=debug host/kernel.sh | tail -n1)

@@ -10,7 +10,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-build=${1:?usage: host/image.sh BUILD_DIR}
+[ $# -eq 1 ] && [ -d "$1" ] || die "usage: host/image.sh BUILD_DIR (a kernel build directory, printed by host/kernel.sh)"
+build=$1
 out="$build/rig-image"
 mkdir -p "$out"
 # one image build at a time: the kernel tree's lock (the modules come from a
@@ -42,9 +43,9 @@ mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,rig/bin,rig/modules,lib,usr/bin,usr/
 cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$RIG_ROOT"/stress/bin/* "$root/rig/bin/"
-# the classifier and the known-issue filter: a round ends early only at a
-# report that counts (guest/jobs/scenario.sh)
-cp "$RIG_ROOT/host/classify" "$RIG_ROOT/host/suppress" "$root/rig/bin/"
+# the classifier (with its program and report table) and the known-issue
+# filter: a round ends early only at a report that counts (guest/jobs/scenario.sh)
+cp "$RIG_ROOT"/host/{classify,classify.awk,report-patterns,suppress} "$root/rig/bin/"
 cp "$RIG_ROOT/host/known-issues" "$root/rig/"
 cp -a "$build/modroot/lib/modules" "$root/lib/"
 cp "$build"/extmod/*/*.ko "$root/rig/modules/"

@@ -6,69 +6,177 @@
 # stamp: unchanged inputs skip the build, a changed patch rebuilds only what
 # it touches.
 #
-# usage: host/kernel.sh    (KVER=6.1, FLAVOR=debug|fast|race|perf, RIG_CACHE=dir)
+# usage: host/kernel.sh    (KVER=6.1|6.12, FLAVOR=debug|fast|race|perf, RIG_CACHE=dir)
+#   KERNEL_SRC=/path/to/linux  a user's tree (6.1 or later) in place of the
+#       package. Nothing is written into it: a tree that carries the series
+#       already is built as it is (O=, out of tree); otherwise the series goes
+#       onto a copy in the cache (hard links, the patched files unlinked).
+#   EXTRA_CONFIG=file  a config fragment merged last, checked like the rig's.
+# Bad input (a tree the series does not apply to, a fragment line that does
+# not survive the merge) is an error (exit 2) before anything is compiled.
 # One build at a time per tree: a second command waits on the tree's lock.
 # prints: the build directory on the last line of stdout
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+kernel_src_check
 ver=$(src_version)
 tree=$(kernel_tree)
 build=$(kernel_build)
 frags=$(flavor_fragments "$FLAVOR")
+[ -z "$EXTRA_CONFIG" ] || frags="$frags $(realpath "$EXTRA_CONFIG")"
 mkdir -p "$RIG_CACHE"
-cache_lock "$(basename "$tree")"
-
-# 1. source tree
-if [ ! -f "$tree/Makefile" ]; then
-	say "kernel: extracting linux-source $ver into $tree"
-	rm -rf "$tree.tmp" && mkdir -p "$tree.tmp"
-	tar -xJf "$(src_tarball)" -C "$tree.tmp"
-	mv "$tree.tmp/linux-source-$KVER" "$tree" && rm -rf "$tree.tmp"
-fi
-
-# 2. patch series: revert what is applied if it differs, apply the new one
-applied="$tree/.rig-series"
 want=$(series_hash)
-have=$(cat "$applied/hash" 2>/dev/null || echo none)
-if [ "$want" != "$have" ]; then
-	if [ -d "$applied" ]; then
-		say "kernel: series changed ($have -> $want), reverting the old one"
-		for p in $(ls "$applied"/*.patch 2>/dev/null | sort -r); do
-			patch -d "$tree" -p1 -R -s --no-backup-if-mismatch <"$p" >/dev/null || {
-				say "kernel: $(basename "$p") does not revert cleanly: extracting a fresh tree"
-				rm -rf "$tree" && mkdir -p "$tree.tmp"
-				tar -xJf "$(src_tarball)" -C "$tree.tmp"
-				mv "$tree.tmp/linux-source-$KVER" "$tree" && rm -rf "$tree.tmp"
-				break
-			}
-		done
-		rm -rf "$applied"
-	fi
-	mkdir -p "$applied.new"
-	n=0
-	for p in $(series_files); do
-		if ! patch -d "$tree" -p1 -s --no-backup-if-mismatch --dry-run <"$p" >/dev/null; then
-			for q in $(ls "$applied.new"/*.patch 2>/dev/null | sort -r); do
-				patch -d "$tree" -p1 -R -s --no-backup-if-mismatch <"$q"
-			done
-			rm -rf "$applied.new"
-			die "patch $(basename "$p") does not apply to linux-source $ver"
-		fi
-		patch -d "$tree" -p1 -s --no-backup-if-mismatch <"$p"
-		n=$((n + 1))
-		cp "$p" "$applied.new/$(printf %03d "$n")-$(basename "$p")"
+
+# the first patch of PATCH... that does not apply in order onto a scratch
+# copy of the files they touch in TREE: "name: file: Hunk #n FAILED at l"
+series_failure() { # TREE PATCH...
+	local t=$1 tmp p f out
+	shift
+	tmp=$(mktemp -d)
+	for f in $(sed -n 's|^+++ b/||p' "$@" | sort -u); do
+		[ ! -f "$t/$f" ] || install -D -m 644 "$t/$f" "$tmp/$f"
 	done
-	echo "$want" >"$applied.new/hash"
-	mv "$applied.new" "$applied"
-	say "kernel: series $want applied ($(series_files | wc -l) patches)"
-fi
+	for p in "$@"; do
+		for f in $(grep -A1 '^--- /dev/null' "$p" | sed -n 's|^+++ b/||p'); do
+			[ ! -e "$tmp/$f" ] || { echo "$(basename "$p"): $f: the tree has it already (another version of the series?)"; rm -rf "$tmp"; return; }
+		done
+		if ! out=$(patch -d "$tmp" -p1 -f --no-backup-if-mismatch -r - <"$p" 2>&1); then
+			awk -v p="$(basename "$p")" '/^patching file / {f = $3}
+				/FAILED at|can.t find file/ {sub(/\.$/, ""); print p ": " f ": " $0}' <<<"$out" | head -n5
+			[ -n "$out" ] || echo "$(basename "$p"): does not apply"
+			rm -rf "$tmp"
+			return
+		fi
+	done
+	rm -rf "$tmp"
+}
+
+# how many patches of the series (from the first) TREE carries already
+series_carried() { # TREE
+	local n k i tmp f ok ps
+	mapfile -t ps < <(series_files)
+	n=${#ps[@]}
+	for ((k = n; k > 0; k--)); do
+		tmp=$(mktemp -d) ok=1
+		for f in $(sed -n 's|^+++ b/||p' "${ps[@]:0:k}" | sort -u); do
+			[ ! -f "$1/$f" ] || install -D -m 644 "$1/$f" "$tmp/$f"
+		done
+		for ((i = k - 1; i >= 0; i--)); do
+			patch -d "$tmp" -p1 -R -f -s --no-backup-if-mismatch -r - <"${ps[i]}" >/dev/null 2>&1 || { ok=0; break; }
+		done
+		rm -rf "$tmp"
+		[ "$ok" = 0 ] || break
+	done
+	echo "$k"
+}
+
+# 1+2. a user's tree (KERNEL_SRC): as it is, or a patched copy in the cache
+user_tree() {
+	local src copy k fail clean cstamp e f p ps rest
+	src=$(realpath "$KERNEL_SRC")
+	copy="$RIG_CACHE/linux-$ver"
+	cache_lock "$(basename "$copy")"
+	mapfile -t ps < <(series_files)
+	k=$(series_carried "$src")
+	rest=("${ps[@]:k}")
+	if [ "${#rest[@]}" -gt 0 ]; then
+		fail=$(series_failure "$src" "${rest[@]}")
+		[ -z "$fail" ] || die "KERNEL_SRC: the series does not apply to $src:
+$fail"
+	fi
+	clean=1
+	[ ! -f "$src/.config" ] && [ ! -d "$src/include/config" ] || clean=0
+	if [ "${#rest[@]}" = 0 ] && [ "$clean" = 1 ]; then
+		say "kernel: $src carries the series ($k patches): building it as it is, out of tree"
+		tree=$src
+	else
+		tree=$copy
+		cstamp="$src series=$want"
+		if [ "$(cat "$copy/.rig-copy" 2>/dev/null)" != "$cstamp" ] ||
+			[ -n "$(find "$src" -path "$src/.git" -prune -o -newer "$copy/.rig-copy" -print -quit)" ]; then
+			say "kernel: copying $src into $copy (hard links), then the ${#rest[@]} patches it lacks"
+			rm -rf "$copy" && mkdir -p "$copy"
+			for e in "$src"/* "$src"/.[!.]*; do
+				[ -e "$e" ] && [ "$(basename "$e")" != .git ] || continue
+				cp -al "$e" "$copy/" 2>/dev/null || cp -a "$e" "$copy/"
+			done
+			# unlink what the patches change, so the user's files stay as they are
+			for f in $(sed -n 's|^+++ b/||p' /dev/null "${rest[@]}" | sort -u); do
+				[ ! -f "$copy/$f" ] || { cp -p "$copy/$f" "$copy/$f.rig" && mv -f "$copy/$f.rig" "$copy/$f"; }
+			done
+			for p in "${rest[@]}"; do patch -d "$copy" -p1 -s -f --no-backup-if-mismatch <"$p" >/dev/null; done
+			[ "$clean" = 1 ] || make -s -C "$copy" mrproper
+			echo "$cstamp" >"$copy/.rig-copy"
+		fi
+	fi
+	echo "$tree" >"$copy.tree"
+}
+
+# 1+2. the package's tree: extracted into the cache, the series applied
+package_tree() {
+	local applied have p q n
+	cache_lock "$(basename "$tree")"
+
+	# 1. source tree (extracted again when an old series cannot be reverted:
+	#    the archive's mtimes keep the build incremental)
+	extract() {
+		say "kernel: extracting linux-source $ver into $tree"
+		rm -rf "$tree" "$tree.tmp" && mkdir -p "$tree.tmp"
+		tar -xJf "$(src_tarball)" -C "$tree.tmp"
+		mv "$tree.tmp/linux-source-$KVER" "$tree" && rm -rf "$tree.tmp"
+	}
+	[ -f "$tree/Makefile" ] || extract
+
+	# 2. patch series: revert what is applied if it differs, apply the new one
+	applied="$tree/.rig-series"
+	have=$(cat "$applied/hash" 2>/dev/null || echo none)
+	if [ "$want" != "$have" ]; then
+		if [ -d "$applied" ]; then
+			say "kernel: series changed ($have -> $want), reverting the old one"
+			# applied copies are numbered in the order they were applied
+			for p in $(ls "$applied"/*.patch 2>/dev/null | sort -r); do
+				patch -d "$tree" -p1 -R -s --no-backup-if-mismatch <"$p" >/dev/null || {
+					say "kernel: $(basename "$p") does not revert cleanly"
+					extract
+					break
+				}
+			done
+			rm -rf "$applied"
+		fi
+		mkdir -p "$applied.new"
+		n=0
+		for p in $(series_files); do
+			if ! patch -d "$tree" -p1 -s --no-backup-if-mismatch --dry-run <"$p" >/dev/null; then
+				for q in $(ls "$applied.new"/*.patch 2>/dev/null | sort -r); do
+					patch -d "$tree" -p1 -R -s --no-backup-if-mismatch <"$q"
+				done
+				rm -rf "$applied.new"
+				die "patch $(basename "$p") does not apply to linux-source $ver:
+$(series_failure "$tree" "$p")"
+			fi
+			patch -d "$tree" -p1 -s --no-backup-if-mismatch <"$p"
+			n=$((n + 1))
+			cp "$p" "$applied.new/$(printf %03d "$n")-$(basename "$p")"
+		done
+		echo "$want" >"$applied.new/hash"
+		mv "$applied.new" "$applied"
+		say "kernel: series $want applied ($(series_files | wc -l) patches)"
+	fi
+}
+
+if [ -n "$KERNEL_SRC" ]; then user_tree; else package_tree; fi
 
 # 3. config and build, skipped when the stamp matches
 # shellcheck disable=SC2086
 stamp="$ver series=$want flavor=$FLAVOR config=$(cat $frags | sha256sum | cut -c1-12)"
+[ -z "$KERNEL_SRC" ] || stamp="$stamp tree=$tree"
 mkdir -p "$build"
-if [ "$(cat "$build/.rig-stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$build/arch/x86/boot/bzImage" ]; then
+# objects of another tree are no base for an incremental build
+[ "$(sed -n 's/.* tree=//p' "$build/.rig-stamp" 2>/dev/null)" = "$(sed -n 's/.* tree=//p' <<<"$stamp")" ] ||
+	find "$build" -mindepth 1 -delete
+if [ "$(cat "$build/.rig-stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$build/arch/x86/boot/bzImage" ] &&
+	{ [ -z "$KERNEL_SRC" ] || [ -z "$(find "$tree" -path "$tree/.git" -prune -o -newer "$build/.rig-stamp" -print -quit)" ]; }; then
 	say "kernel: up to date ($FLAVOR, $stamp)"
 	echo "$build"
 	exit 0
@@ -85,7 +193,8 @@ make -s -C "$tree" O="$build" KCONFIG_ALLCONFIG="$build/rig.fragment" allnoconfi
 missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$build/rig.fragment" | sort -u |
 	while IFS= read -r line; do grep -qxF "$line" "$build/.config" || echo "  $line"; done)
 [ -z "$missing" ] || die "config: these fragment lines did not survive the merge (missing dependency?):
-$missing"
+$missing${EXTRA_CONFIG:+
+(fragments: $frags)}"
 
 say "kernel: building $FLAVOR kernel in $build (log: $build/build.log)"
 t0=$SECONDS

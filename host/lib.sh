@@ -4,15 +4,34 @@
 RIG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RIG_CACHE=${RIG_CACHE:-$HOME/.cache/cfq-rig}
 FLAVOR=${FLAVOR:-debug}
+# KERNEL_SRC=/path/to/linux: a user's tree (6.1 or later) in place of the
+# package; unless KVER is set, the newest series not newer than the tree.
+KERNEL_SRC=${KERNEL_SRC:-}
+EXTRA_CONFIG=${EXTRA_CONFIG:-}
+src_makefile_version() { # DIR -> VERSION.PATCHLEVEL.SUBLEVEL of DIR/Makefile
+	[ -f "$1/Makefile" ] || return 0
+	awk '/^VERSION =/ {v = $3} /^PATCHLEVEL =/ {p = $3} /^SUBLEVEL =/ {s = $3}
+		END {if (v != "" && p != "") print v "." p "." s}' "$1/Makefile" 2>/dev/null
+}
+src_series_line() { # VERSION -> the newest patch/<line> not newer than it
+	local l best=
+	for l in $(cd "$RIG_ROOT/patch" && ls -d [0-9]* | sort -V); do
+		[ "$(printf '%s\n' "$l" "$1" | sort -V | tail -n1)" != "$1" ] || best=$l
+	done
+	echo "$best"
+}
+[ -n "${KVER:-}" ] || [ -z "$KERNEL_SRC" ] || KVER=$(src_series_line "$(src_makefile_version "$KERNEL_SRC")")
 KVER=${KVER:-6.1}
 LOGS=${LOGS:-$RIG_ROOT/logs}
-export RIG_ROOT RIG_CACHE FLAVOR KVER LOGS
+export RIG_ROOT RIG_CACHE FLAVOR KVER KERNEL_SRC EXTRA_CONFIG LOGS
 
 # Console lines that start a kernel report (after the "[time][caller] "
-# prefix): SPLAT_RE, reports after which the guest may be wedged; REPORT_RE,
-# every report. The guest gets REPORT_RE in its run.conf (RIG_REPORT_RE).
-SPLAT_RE='BUG:|WARNING:|ODEBUG:|Kernel panic|general protection'
-REPORT_RE="$SPLAT_RE|INFO: task .* blocked|refcount_t:|watchdog: BUG|rcu: INFO"
+# prefix), from the one table of reports, host/report-patterns (read by
+# host/classify alone): SPLAT_RE, reports after which the guest may be
+# wedged; REPORT_RE, every report. The guest gets REPORT_RE in its run.conf
+# (RIG_REPORT_RE).
+SPLAT_RE=$("$RIG_ROOT/host/classify" --re splat) || exit 2
+REPORT_RE=$("$RIG_ROOT/host/classify" --re report) || exit 2
 export SPLAT_RE REPORT_RE
 
 say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
@@ -25,11 +44,36 @@ kver_check() {
 		die "unknown KVER '$KVER' (choose: $(cd "$RIG_ROOT/patch" && ls -d [0-9]* | tr '\n' ' '))"
 }
 
-# Source version of the installed linux-source-$KVER package.
+# Source version of the installed linux-source-$KVER package, or with
+# KERNEL_SRC the tree's version and a key of its path ("6.12.58-src-1a2b3c4d").
 src_version() {
 	kver_check
+	if [ -n "$KERNEL_SRC" ]; then
+		echo "$(src_makefile_version "$KERNEL_SRC")-src-$(realpath "$KERNEL_SRC" | sha256sum | cut -c1-8)"
+		return
+	fi
 	dpkg-query -W -f='${Version}' "linux-source-$KVER" 2>/dev/null ||
 		die "linux-source-$KVER is not installed (run: make deps)"
+}
+
+# KERNEL_SRC and EXTRA_CONFIG are checked before anything is built.
+kernel_src_check() {
+	local v
+	if [ -n "$KERNEL_SRC" ]; then
+		[ -d "$KERNEL_SRC" ] || die "KERNEL_SRC: no directory '$KERNEL_SRC'"
+		v=$(src_makefile_version "$KERNEL_SRC")
+		[ -n "$v" ] && [ -f "$KERNEL_SRC/block/elevator.c" ] ||
+			die "KERNEL_SRC: '$KERNEL_SRC' is not a Linux source tree (no Makefile with VERSION, or no block/elevator.c)"
+		[ "$(printf '%s\n' 6.1 "$v" | sort -V | head -n1)" = 6.1 ] ||
+			die "KERNEL_SRC: '$KERNEL_SRC' is Linux $v; the series needs 6.1 or later"
+	fi
+	if [ -n "$EXTRA_CONFIG" ]; then
+		[ -f "$EXTRA_CONFIG" ] && [ -r "$EXTRA_CONFIG" ] || die "EXTRA_CONFIG: no readable file '$EXTRA_CONFIG'"
+		v=$(grep -nvE '^(CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set|#.*|[[:space:]]*)$' "$EXTRA_CONFIG" | head -n3 || true)
+		[ -z "$v" ] || die "EXTRA_CONFIG: $EXTRA_CONFIG: not a config fragment line (CONFIG_X=y, # CONFIG_X is not set, # comment):
+$v"
+	fi
+	return 0
 }
 src_tarball() { echo "/usr/src/linux-source-$KVER.tar.xz"; }
 
@@ -47,15 +91,22 @@ cache_lock() {
 	echo "pid $$ ($(basename "$0"), since $(date +%T))" >"$f.owner"
 }
 
-# Flavors: which config fragments make up each kernel.
+# Flavors: which config fragments make up each kernel. A kernel line that
+# needs more symbols has an overlay NAME-$KVER.config, merged right after
+# NAME.config (debug-6.12.config: what 6.12's Kconfig asks in addition).
 flavor_fragments() {
+	local names f
 	case "$1" in
-	debug) echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config" ;;
-	fast)  echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config $RIG_ROOT/host/config/fast.config" ;;
-	race)  echo "$RIG_ROOT/host/config/base.config $RIG_ROOT/host/config/debug.config $RIG_ROOT/host/config/race.config" ;;
-	perf)  echo "$RIG_ROOT/host/config/base.config" ;;
+	debug) names="base debug" ;;
+	fast)  names="base debug fast" ;;
+	race)  names="base debug race" ;;
+	perf)  names="base" ;;
 	*) die "unknown FLAVOR '$1' (choose: debug, fast, race, perf)" ;;
 	esac
+	for f in $names; do
+		echo "$RIG_ROOT/host/config/$f.config"
+		[ ! -f "$RIG_ROOT/host/config/$f-$KVER.config" ] || echo "$RIG_ROOT/host/config/$f-$KVER.config"
+	done | tr '\n' ' ' | sed 's/ $//'
 }
 
 # The series meant for merge (patch/$KVER/*.patch), then the rig-only
@@ -71,8 +122,22 @@ series_hash() {
 	for f in $(series_files); do sha256sum "$f"; done | sed 's|  .*/|  |' | sha256sum | cut -c1-12
 }
 
-kernel_tree()  { echo "$RIG_CACHE/linux-$(src_version)"; }
-kernel_build() { echo "$RIG_CACHE/build-$(src_version)-$FLAVOR"; }
+# The tree the kernel is built from: the package's, extracted and patched in
+# the cache; with KERNEL_SRC, the user's tree itself when it carries the
+# series already, else a patched copy in the cache (host/kernel.sh records
+# which in the .tree file). An EXTRA_CONFIG kernel has its own build.
+kernel_tree() {
+	if [ -n "$KERNEL_SRC" ]; then
+		cat "$RIG_CACHE/linux-$(src_version).tree" 2>/dev/null || echo "$RIG_CACHE/linux-$(src_version)"
+	else
+		echo "$RIG_CACHE/linux-$(src_version)"
+	fi
+}
+kernel_build() {
+	local x=
+	[ -z "$EXTRA_CONFIG" ] || x="-x$(sha256sum <"$EXTRA_CONFIG" | cut -c1-8)"
+	echo "$RIG_CACHE/build-$(src_version)-$FLAVOR$x"
+}
 
 # Run a long command with its output in a log, printing one progress line
 # every PROGRESS seconds: "label: elapsed, N lines of log, last: ...".
@@ -152,4 +217,18 @@ build_cfq_module() { # BUILD_DIR DIR [PATCH]
 	make -s -C "$(kernel_tree)" O="$build" M="$m/block" modules >"$m/build.log" 2>&1 ||
 		{ cat "$m/build.log" >&2; die "cfq-iosched.ko did not build out of tree (see $m/build.log)"; }
 	echo "$m/block/cfq-iosched.ko"
+}
+
+# new_dir BASE: create the directory BASE, or BASE-2, BASE-3, ... when a
+# command started in the same second took the name first (mkdir is atomic);
+# prints the directory made. Callers use the directory they made, never
+# "the latest" one.
+new_dir() {
+	local d=$1 n=1
+	mkdir -p "$(dirname "$1")"
+	until mkdir "$d" 2>/dev/null; do
+		n=$((n + 1)); d="$1-$n"
+		[ "$n" -lt 100 ] || die "cannot create a directory $1-N"
+	done
+	echo "$d"
 }

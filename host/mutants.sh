@@ -7,6 +7,7 @@
 # usage: host/mutants.sh            ONLY=NN[,NN]  SEEDS=1  BUDGET=600 (s per hunt)
 #                                   BLIND=0|1 (default 1)  BLIND_BUDGET=600
 #        CLEAN=1 host/mutants.sh    the untouched series through every hunt (no finding expected)
+#        host/mutants.sh --check    only check the settings (exit 0 or 2)
 # Each mutant is hunted twice per seed: by the scenario its class calls for
 # ("class"), and by the default soak (make soak with no arguments), which
 # does not know the class, as a real bug would be hunted ("blind"). A
@@ -16,13 +17,31 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+check_only=''
+[ "${1:-}" != --check ] || { check_only=1; shift; }
+[ $# -eq 0 ] || die "usage: host/mutants.sh [--check] (settings in the environment: ONLY SEEDS BUDGET BLIND BLIND_BUDGET CLEAN)"
+# every setting is checked before anything is built
+kver_check
+flavor_fragments "$FLAVOR" >/dev/null
+cover_check
 SEEDS=${SEEDS:-1} BUDGET=${BUDGET:-600}
 [[ "$SEEDS" =~ ^[1-9][0-9]*$ ]] || die "SEEDS must be a positive number (got '$SEEDS')"
 [[ "$BUDGET" =~ ^[0-9]+$ ]] && [ "$BUDGET" -ge 30 ] || die "BUDGET must be at least 30 s (got '$BUDGET')"
 BLIND=${BLIND:-1} BLIND_BUDGET=${BLIND_BUDGET:-600}
 [[ "$BLIND" =~ ^[01]$ ]] || die "BLIND must be 0 or 1 (got '$BLIND')"
 [[ "$BLIND_BUDGET" =~ ^[0-9]+$ ]] && [ "$BLIND_BUDGET" -ge 30 ] || die "BLIND_BUDGET must be at least 30 s (got '$BLIND_BUDGET')"
+CLEAN=${CLEAN:-0} ONLY=${ONLY:-}
+[[ "$CLEAN" =~ ^[01]$ ]] || die "CLEAN must be 0 or 1 (got '$CLEAN')"
 DEFAULT_SOAK=$(sed -n 's/^SCENARIO ?= //p' "$RIG_ROOT/Makefile")
+mapfile -t all < <(ls "$(mutant_dir)"/*.patch 2>/dev/null)
+[ "${#all[@]}" -gt 0 ] || die "no mutants in $(mutant_dir)"
+if [ -n "$ONLY" ]; then
+	[[ "$ONLY" =~ ^[0-9]{2}(,[0-9]{2})*$ ]] || die "ONLY must be mutant numbers like 02,05 (got '$ONLY')"
+	for nn in ${ONLY//,/ }; do
+		compgen -G "$(mutant_dir)/$nn-*.patch" >/dev/null ||
+			die "ONLY: no mutant $nn (have: $(for p in "${all[@]}"; do basename "$p" | cut -c1-2; done | tr '\n' ' '))"
+	done
+fi
 
 # Does a finding's title match one of the Expect: alternatives ("a / b")?
 # An alternative matches when each of its words occurs in the title.
@@ -54,10 +73,12 @@ hunt_for() {
 	esac
 }
 
-build=$(host/kernel.sh | tail -n1)
-host/image.sh "$build" >/dev/null
-mapfile -t all < <(ls "$(mutant_dir)"/*.patch 2>/dev/null)
-[ "${#all[@]}" -gt 0 ] || die "no mutants in $(mutant_dir)"
+for p in "${all[@]}"; do
+	[ "$(hunt_for "$(sed -n 's/^Class: //p' "$p")")" != unknown ] || die "$(basename "$p"): unknown Class: line"
+done
+[ -z "$check_only" ] || exit 0
+build=$("$RIG_ROOT/host/kernel.sh" | tail -n1)
+"$RIG_ROOT/host/image.sh" "$build" >/dev/null
 
 # build one mutant module out of tree; prints the .ko path
 build_mutant() { build_cfq_module "$build" "$build/mutants/$(basename "$1" .patch)" "$1"; }
@@ -69,17 +90,17 @@ printf '%-28s %-16s %-14s %-12s %6s %6s  %s\n' mutant class hunt result secs rou
 caught_all=1
 # CLEAN=1: the negative control. The untouched series runs every hunt the
 # mutants use, and a finding there is a false positive of the rig.
-if [ "${CLEAN:-0}" = 1 ]; then
+if [ "$CLEAN" = 1 ]; then
 	clean_all=1
 	for hunt in $( (for p in "${all[@]}"; do hunt_for "$(sed -n 's/^Class: //p' "$p")"; done
 		[ "$BLIND" = 0 ] || echo "$DEFAULT_SOAK") | sort -u); do
 		t0=$SECONDS title=''
 		if [[ "$hunt" == job:* ]]; then
-			RUN_ID="$id/clean-${hunt#job:}" TIMEOUT=$((BUDGET + 120)) host/run.sh "${hunt#job:}" >/dev/null 2>&1 || true
+			RUN_ID="$id/clean-${hunt#job:}" TIMEOUT=$((BUDGET + 120)) "$RIG_ROOT/host/run.sh" "${hunt#job:}" >/dev/null 2>&1 || true
 			s="$LOGS/$id/clean-${hunt#job:}/summary" rounds=1
 		else
 			mkdir -p "$LOGS/$id/clean-$hunt"
-			LOGS="$LOGS/$id/clean-$hunt" host/soak.sh "$hunt" "$BUDGET" 1 >/dev/null 2>&1 || true
+			LOGS="$LOGS/$id/clean-$hunt" "$RIG_ROOT/host/soak.sh" "$hunt" "$BUDGET" 1 >/dev/null 2>&1 || true
 			s=$(echo "$LOGS/$id/clean-$hunt"/soak-*/summary)
 			rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null || echo 0)
 		fi
@@ -103,7 +124,7 @@ hunt_one() { # NAME CLASS HUNT SEED BUDGET KO EXPECT
 	local t0=$SECONDS rounds=1 title='' result=missed secs='' s st sdir
 	if [[ "$hunt" == job:* ]]; then
 		RUN_ID="$id/$name-s$seed" MUTANT_KO=$ko TIMEOUT=$((budget + 120)) \
-			host/run.sh "${hunt#job:}" >/dev/null 2>&1 || true
+			"$RIG_ROOT/host/run.sh" "${hunt#job:}" >/dev/null 2>&1 || true
 		s="$LOGS/$id/$name-s$seed/summary"
 		st=$(sed -n 's/^status=//p' "$s" 2>/dev/null || echo none)
 		if [ "$st" != clean ]; then
@@ -114,7 +135,7 @@ hunt_one() { # NAME CLASS HUNT SEED BUDGET KO EXPECT
 	else
 		sdir="$LOGS/$id/$name-s$seed-${hunt#blind:}"
 		mkdir -p "$sdir"
-		MUTANT_KO=$ko LOGS="$sdir" host/soak.sh "${hunt#blind:}" "$budget" "$seed" >/dev/null 2>&1 || true
+		MUTANT_KO=$ko LOGS="$sdir" "$RIG_ROOT/host/soak.sh" "${hunt#blind:}" "$budget" "$seed" >/dev/null 2>&1 || true
 		s=$(echo "$sdir"/soak-*/summary)
 		if [ "$(sed -n 's/^status=//p' "$s" 2>/dev/null)" = findings ]; then
 			result=caught
@@ -135,7 +156,7 @@ hunt_one() { # NAME CLASS HUNT SEED BUDGET KO EXPECT
 for p in "${all[@]}"; do
 	name=$(basename "$p" .patch)
 	nn=${name%%-*}
-	if [ -n "${ONLY:-}" ] && [[ ",$ONLY," != *",$nn,"* ]]; then continue; fi
+	if [ -n "$ONLY" ] && [[ ",$ONLY," != *",$nn,"* ]]; then continue; fi
 	class=$(sed -n 's/^Class: //p' "$p")
 	expect=$(sed -n 's/^Expect: //p' "$p")
 	hunt=$(hunt_for "$class")

@@ -10,22 +10,41 @@
 #        TITLE=... host/repro.sh "" [N]  the latest run with that finding (logs/index)
 #        host/repro.sh SCENARIO SEED [N] [DURATION]   SCENARIO: a name in
 #                                         stress/scenarios/ or a .scn file
+#        host/repro.sh --check ...       only check the input (exit 0 or 2)
 # environment: TITLE (the finding to look for; default: the recorded one, or
-#   any finding), MINIMIZE=1, TRIES (runs per minimizing step, default 2)
+#   any finding), MINIMIZE=1, TRIES (runs per minimizing step, default 2),
+#   FAULTS (fault sets of a SCENARIO SEED replay), FLAVOR, COVER, LOGS
+# Every input is checked before anything is built; works from any directory.
 # exit: 0 when the finding reproduced at least once (or, with no finding to
 # look for, when every run was clean), 1 otherwise, 2 on bad input.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage="usage: host/repro.sh [--check] RUN [N] | SCENARIO SEED [N] [DURATION] | \"\" [N] with TITLE=..."
+check_only=''
+[ "${1:-}" != --check ] || { check_only=1; shift; }
+[ $# -ge 1 ] && [ $# -le 4 ] || die "$usage"
+# every setting is checked before anything is built or booted
+MINIMIZE=${MINIMIZE:-0} TRIES=${TRIES:-2}
+[[ "$MINIMIZE" =~ ^[01]$ ]] || die "MINIMIZE must be 0 or 1 (got '$MINIMIZE')"
+[[ "$TRIES" =~ ^[1-9][0-9]*$ ]] || die "TRIES must be a positive number (got '$TRIES')"
+kver_check
+flavor_fragments "$FLAVOR" >/dev/null
+cover_check
 recorded='' mutant='' title=${TITLE:-}
+[[ "$title" != *$'\t'* && "$title" != *$'\n'* ]] || die "TITLE must be one line without tabs"
 # TITLE alone: the latest run in logs/index whose finding contains it
-if [ -z "${1:-}" ] && [ -n "$title" ]; then
+if [ -z "$1" ]; then
+	[ -n "$title" ] || die "$usage"
+	[ $# -le 2 ] || die "$usage"
 	found=$(awk -F'\t' -v t="$title" 'index($4, t) { r = $1 } END { print r }' "$LOGS/index" 2>/dev/null || true)
 	[ -n "$found" ] || die "no run in $LOGS/index has a finding with '$title'"
 	say "repro: latest run with '$title': $found"
 	set -- "$found" "${2:-}"
 fi
-if [ -d "$LOGS/${1:-}" ] || [ -d "${1:-}" ] || [[ "${1:-}" == */summary && -f "${1:-}" ]]; then
+if [ -d "$LOGS/$1" ] || [ -d "$1" ] || [[ "$1" == */summary && -f "$1" ]]; then
+	[ $# -le 2 ] || die "$usage"
+	[ -z "${FAULTS:-}" ] || die "FAULTS applies to a SCENARIO SEED replay; a recorded RUN replays its own fault sets"
 	run=$1; [ -d "$LOGS/$run" ] && run="$LOGS/$run"; [ -f "$run" ] && run=$(dirname "$run")
 	[ -f "$run/summary" ] || die "$run has no summary"
 	scn=$(sed -n 's/^scenario=//p' "$run/summary")
@@ -35,31 +54,34 @@ if [ -d "$LOGS/${1:-}" ] || [ -d "${1:-}" ] || [[ "${1:-}" == */summary && -f "$
 	[ -f "$run/files/plan" ] && recorded=$run/files
 	[ -f "$run/files/cfq-iosched.ko" ] && mutant=$run/files/cfq-iosched.ko
 	n=${2:-3}
+	[ -n "$scn" ] && [ -n "$seed" ] || die "cannot tell scenario and seed of '$1'"
 else
-	scn=${1:?usage: host/repro.sh RUN [N] | SCENARIO SEED [N] [DURATION]}
-	seed=${2:?SEED missing}
-	n=${3:-3} dur=${4:-}
+	[ $# -ge 2 ] || die "'$1' is no run directory (under $LOGS or here); a scenario needs a SEED ($usage)"
+	scn=$1 seed=$2 n=${3:-3} dur=${4:-}
+	[ ! -f "$RIG_ROOT/stress/scenarios/$scn.rot" ] ||
+		die "'$scn' is a rotation: repro replays one scenario (SCENARIO=a .scn name or path) or one round (RUN=soak-.../rNNN)"
 fi
-[ -n "$scn" ] && [ -n "$seed" ] || die "cannot tell scenario and seed of '$1'"
 [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || die "N must be a positive number (got '$n')"
-TRIES=${TRIES:-2}
-[[ "$TRIES" =~ ^[1-9][0-9]*$ ]] || die "TRIES must be a positive number (got '$TRIES')"
 file=$scn
 [[ "$file" == */* || "$file" == *.scn ]] || file="$RIG_ROOT/stress/scenarios/$scn.scn"
-if [ -z "$recorded" ]; then host/scenario.sh check "$file" || exit 2; fi
+# the plan (made once: it checks the scenario, SEED, DURATION and FAULTS=)
+# is the one every run replays
+checked=$(mktemp -d)
+trap 'rm -rf "$checked"' EXIT
+if [ -z "$recorded" ]; then
+	(plan_dir "$file" "$seed" "$dur" "$checked/plan") || exit 2
+else
+	mkdir -p "$checked/plan"
+	cp "$recorded/plan" "$checked/plan/plan"
+	[ ! -f "$recorded/faults.sh" ] || cp "$recorded/faults.sh" "$checked/plan/faults.sh"
+fi
+[ -z "$check_only" ] || exit 0
 
 id="repro-$(date +%Y%m%d-%H%M%S)-$(basename "${scn%.scn}")"
 dir="$LOGS/$id"
 mkdir -p "$dir"
+mv "$checked/plan" "$dir/plan"
 
-# a plan (and its faults) in directory $1: the recorded one, or made from a
-# scenario file $2
-make_plan() {
-	if [ -n "$2" ]; then plan_dir "$2" "$seed" "$dur" "$1"; return; fi
-	mkdir -p "$1"
-	cp "$recorded/plan" "$1/plan"
-	[ ! -f "$recorded/faults.sh" ] || cp "$recorded/faults.sh" "$1/faults.sh"
-}
 
 # one run of the plan in $1 (label $2): 0 when the finding came back
 attempt() {
@@ -72,7 +94,6 @@ attempt() {
 	if [ -n "$title" ]; then grep -qF -- "$title" "$s" 2>/dev/null; else [ "$st" != clean ]; fi
 }
 
-make_plan "$dir/plan" "$([ -n "$recorded" ] || echo "$file")"
 d=$(plan_value "$dir/plan/plan" DURATION)
 say "repro $id: scenario $scn, seed $seed, $d s, $n runs${mutant:+, mutant $(sed -n 's/^mutant=//p' "$run/summary")}; looking for: ${title:-any finding}"
 hits=0 clean=0 times=''
@@ -85,7 +106,7 @@ done
 # minimizing: the plan as a scenario, then drop one stressor or fault set at
 # a time, keeping each drop after which the finding still comes back
 minimal=''
-if [ "${MINIMIZE:-0}" = 1 ] && [ "$hits" -gt 0 ]; then
+if [ "$MINIMIZE" = 1 ] && [ "$hits" -gt 0 ]; then
 	[ -n "$title" ] || title=$(grep -hP '^finding\t' "$dir"/run*/summary | head -n1 | cut -f3)
 	v() { plan_value "$dir/plan/plan" "$1"; }
 	faults=$(v FAULTS)
@@ -108,7 +129,7 @@ if [ "${MINIMIZE:-0}" = 1 ] && [ "$hits" -gt 0 ]; then
 		local t
 		step=$((step + 1))
 		scn_text "$1" "$2" >"$dir/step$step.scn"
-		make_plan "$dir/step$step" "$dir/step$step.scn"
+		FAULTS='' plan_dir "$dir/step$step.scn" "$seed" "$dur" "$dir/step$step"
 		for t in $(seq "$TRIES"); do attempt "$dir/step$step" "step$step-try$t" && return 0; done
 		return 1
 	}

@@ -7,35 +7,64 @@
 #               RIG_DURATION, RIG_SCENARIO, ...)
 # environment: RUN_ID, TIMEOUT (s, whole run), SILENCE (s without console
 #   output = hang), MEM (MiB), CMDLINE (extra kernel arguments), DISK_MB,
-#   ACCEL (auto|kvm|tcg), FLAVOR, EXTRA_FILES (host files copied to /rig/files)
+#   ACCEL (auto|kvm|tcg), FLAVOR, EXTRA_FILES (host files copied to /rig/files),
+#   VCPUS (vCPUs of the guest, default 2), RIG_HOST (the host's name in the
+#   summary, default hostname), RIG_BUILD_DIR and RIG_IMAGE_DIR (a kernel
+#   and images already built: host/soak.sh builds once for all its rounds)
+# host/run.sh --check: only check those settings (exit 0 or 2; host/soak.sh
+#   does, before it builds anything)
 # exit: 0 clean, 1 findings (including hang), 2 usage or setup error.
-# Output: logs/RUN_ID/{console.log,results.log,summary,...}
+# Output: logs/RUN_ID/{console.log,results.log,summary,summary.json,...}
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-job=${1:?usage: host/run.sh JOB [KEY=VALUE ...]}
+usage="usage: host/run.sh JOB [RIG_KEY=VALUE ...] | host/run.sh --check"
+job=${1:-}
+[ -n "$job" ] || die "$usage"
 shift
-[ -f "$RIG_ROOT/guest/jobs/$job.sh" ] || die "unknown job '$job' (guest/jobs/*.sh)"
 num() { [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] || die "$1 must be a positive number of ${3:-units} (got '$2')"; }
 TIMEOUT=${TIMEOUT:-600}; num TIMEOUT "$TIMEOUT" seconds
 SILENCE=${SILENCE:-180}; num SILENCE "$SILENCE" seconds
+BOOT_SILENCE=${BOOT_SILENCE:-60}; num BOOT_SILENCE "$BOOT_SILENCE" seconds
 MEM=${MEM:-2048};        num MEM "$MEM" MiB
 DISK_MB=${DISK_MB:-1024}; num DISK_MB "$DISK_MB" MiB
+VCPUS=${VCPUS:-2};       num VCPUS "$VCPUS" vCPUs
+PROGRESS=${PROGRESS:-30}; num PROGRESS "$PROGRESS" seconds
 [ "$MEM" -ge 512 ] || die "MEM must be at least 512 MiB for the debug kernel (got $MEM)"
+[ "$VCPUS" -le 64 ] || die "VCPUS must be 1 to 64 (got $VCPUS)"
+case "${ACCEL:-auto}" in auto | kvm | tcg) ;; *) die "ACCEL must be auto, kvm or tcg (got '$ACCEL')" ;; esac
+case "${KEEP_DISK:-0}" in 0 | 1) ;; *) die "KEEP_DISK must be 0 or 1 (got '$KEEP_DISK')" ;; esac
+[[ "${RIG_HOST:-x}" =~ ^[A-Za-z0-9._@:-]+$ ]] || die "RIG_HOST must be a host name (got '$RIG_HOST')"
+[[ "${RUN_ID:-x}" =~ ^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$ && "${RUN_ID:-x}" != *..* ]] ||
+	die "RUN_ID must be a relative name of letters, digits, . _ - and / (got '$RUN_ID')"
+flavor_fragments "$FLAVOR" >/dev/null
+cover_check
+[ "$job" = --check ] && exit 0
+[ -f "$RIG_ROOT/guest/jobs/$job.sh" ] || die "unknown job '$job' (guest/jobs/*.sh)"
 for kv in "$@"; do
 	[[ "$kv" =~ ^RIG_[A-Z0-9_]+=[^\']*$ ]] || die "guest setting must look like RIG_NAME=value (got '$kv')"
 done
-flavor_fragments "$FLAVOR" >/dev/null
-cover_check
 [ "${COVER:-0}" = 0 ] || set -- "$@" RIG_COVER=1
 
-build=$(host/kernel.sh | tail -n1)
-image=$(host/image.sh "$build" | tail -n1)
-accel=$(host/accel.sh "$build" "$image")
+# a soak builds once and names what it built (RIG_BUILD_DIR, RIG_IMAGE_DIR)
+if [ -n "${RIG_BUILD_DIR:-}" ]; then
+	build=$RIG_BUILD_DIR image=${RIG_IMAGE_DIR:-}
+	[ -f "$build/arch/x86/boot/bzImage" ] && [ -f "$image/base.cpio" ] ||
+		die "RIG_BUILD_DIR/RIG_IMAGE_DIR: no kernel in '$build' or no image in '$image'"
+else
+	build=$("$RIG_ROOT/host/kernel.sh" | tail -n1)
+	image=$("$RIG_ROOT/host/image.sh" "$build" | tail -n1)
+fi
+accel=$("$RIG_ROOT/host/accel.sh" "$build" "$image")
 
-RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-$job}
-run="$LOGS/$RUN_ID"
-mkdir -p "$run"
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+if [ -n "${RUN_ID:-}" ]; then
+	run="$LOGS/$RUN_ID"
+	mkdir -p "$run"
+else
+	run=$(new_dir "$LOGS/$(date +%Y%m%d-%H%M%S)-$job")
+	RUN_ID=${run#"$LOGS"/}
+fi
 
 # per-run initramfs: base + guest scripts + settings
 r="$run/initrd.d"
@@ -93,7 +122,7 @@ boot_and_watch() {
 	rm -f "$run/scratch.img" && truncate -s "${DISK_MB}M" "$run/scratch.img"
 	rm -f "$mon.in" "$mon.out" && mkfifo "$mon.in" "$mon.out"
 	start=$SECONDS
-	qemu-system-x86_64 -M pc -accel "$accel" -cpu "$cpu" -smp 2 -m "$MEM" -nodefaults -display none "${bios_arg[@]}" ${QEMU_EXTRA:-} \
+	qemu-system-x86_64 -M pc -accel "$accel" -cpu "$cpu" -smp "$VCPUS" -m "$MEM" -nodefaults -display none "${bios_arg[@]}" ${QEMU_EXTRA:-} \
 		-no-reboot -kernel "$build/arch/x86/boot/bzImage" -initrd "$run/initrd" -append "$append" \
 		-serial "file:$run/console.log" -serial "file:$run/results.log" -monitor "pipe:$mon" \
 		-drive "file=$image/tools.img,if=virtio,format=raw,readonly=on" \
@@ -161,7 +190,9 @@ if [ "${COVER:-0}" = 1 ]; then
 		echo "coverage cfq-iosched.c: missing (host/coverage.sh failed)" >"$run/coverage.txt"
 fi
 
-facts=("wall=$wall" "accel=$accel" "kernel=$kernel_hash" "series=$series" "flavor=$FLAVOR" "job=$job")
+facts=("wall=$wall" "accel=$accel" "kernel=$kernel_hash" "series=$series" "flavor=$FLAVOR" "job=$job"
+	"kver=$KVER" "release=$(cat "$build/include/config/kernel.release")" "vcpus=$VCPUS"
+	"host=${RIG_HOST:-$(hostname)}" "started=$started")
 [ -z "${MUTANT_KO:-}" ] || facts+=("mutant=$(basename "$(dirname "$(dirname "$MUTANT_KO")")")")
 faults=$(plan_value "$run/files/plan" FAULTS 2>/dev/null || true)
 [ -z "$faults" ] || facts+=("faults=${faults// /,}")

@@ -2,7 +2,10 @@
 # Check a scenario file and turn it into the plan the guest runs.
 #
 # usage: host/scenario.sh check FILE            -> exit 0, or 2 with FILE:LINE: reason
-#        host/scenario.sh plan FILE SEED DURATION -> plan (shell assignments) on stdout
+#        host/scenario.sh plan FILE SEED DURATION -> plan on stdout: the round's
+#          facts (PLAN_* shell assignments) and, when fault sets are armed,
+#          their guest code (host/faults.sh guest). The one file a round
+#          sends to the guest (/rig/files/plan), which reads nothing else of it.
 #
 # A scenario is "key = value" lines; '#' starts a comment. Keys:
 #   duration  = 60 | 90s | 5m | 1h     run time of one round
@@ -13,14 +16,15 @@
 #   sdebug    = MODULE-PARAMS          scsi_debug parameters (dev_size_mb=256 ...)
 #   faults    = NAME ...               fault sets faults/NAME.flt, armed together
 #                                      (none: no faults; all: every set)
-#   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is one of stress/*.c,
-#               stress-ng, fio or splat (a positive control: --kind lockdep|
-#               kasan|odebug|atomic_sleep|race --after SECONDS); @DEVICE picks
-#               virtio, nullb or sdebug
+#   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is a stressor of
+#               stress/ (the C ones, stress/*.c, or splat, stress/splat.sh: a
+#               positive control, --kind lockdep|kasan|odebug|atomic_sleep|
+#               hung|race --after SECONDS), or stress-ng or fio (Debian's, on
+#               the tools disk); @DEVICE picks virtio, nullb or sdebug
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-STRESSORS="readers writers churn paths switcher teardown tunables hotplug stress-ng fio splat"
+STRESSORS="readers writers churn paths switcher teardown tunables hotplug splat stress-ng fio"
 SCHEDS="cfq mq-deadline kyber bfq none"
 DEVS="virtio nullb sdebug"
 
@@ -38,7 +42,7 @@ in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # parse FILE: sets duration seed devices scheduler nullb sdebug faults, stressors[]
 parse() {
-	local file=$1 n=0 line key val name dev
+	local file=$1 n=0 line key val name dev d
 	[ -f "$file" ] || { echo "$file: no such scenario" >&2; return 2; }
 	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' faults=none
 	stressors=()
@@ -83,8 +87,6 @@ parse() {
 		[[ "$name" == *@* ]] && dev=${name#*@}
 		[ -z "$dev" ] || in_list "$dev" "$devices" || { fail "stressor uses @$dev but devices = $devices"; return 2; }
 	done
-	# shellcheck disable=SC2046 # fault set names are plain words
-	if [ "$faults" != none ]; then "$RIG_ROOT/host/faults.sh" check $(fault_files "$faults") || return 2; fi
 }
 
 # "a b", "all" or "none" -> the checked list of set names on stdout, or a
@@ -102,21 +104,29 @@ fault_list() {
 	echo "${out# }"
 }
 
+usage="usage: host/scenario.sh check FILE | plan FILE [SEED] [DURATION]"
 cmd=${1:-}
 case "$cmd" in
-check) parse "${2:?usage: host/scenario.sh check FILE}" ;;
+check)
+	[ $# -eq 2 ] || die "$usage"
+	parse "$2"
+	# shellcheck disable=SC2046 # fault set names are plain words
+	[ "$faults" = none ] || "$RIG_ROOT/host/faults.sh" check $(fault_files "$faults") || exit 2
+	;;
 plan)
-	parse "${2:?}"
+	[ $# -ge 2 ] && [ $# -le 4 ] || die "$usage"
+	parse "$2"
 	s=${3:-} d=${4:-}
+	[ -z "$s" ] || [[ "$s" =~ ^[0-9]{1,18}$ ]] || die "SEED '$s' is not a number"
 	[ -n "$s" ] || s=${seed:-}
 	[ -n "$s" ] || s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 	[ -n "$d" ] && { d=$(to_seconds "$d") || die "DURATION '$4' is not a time (60, 90s, 5m, 1h)"; }
 	# FAULTS="a b" overrides the scenario's fault sets (make test, repro)
-	if [ -n "${FAULTS:-}" ]; then
-		faults=$(fault_list "$FAULTS") || die "FAULTS: $faults"
-		# shellcheck disable=SC2046 # fault set names are plain words
-		[ "$faults" = none ] || "$RIG_ROOT/host/faults.sh" check $(fault_files "$faults") || exit 2
-	fi
+	if [ -n "${FAULTS:-}" ]; then faults=$(fault_list "$FAULTS") || die "FAULTS: $faults"; fi
+	# the fault sets, checked and turned into the guest's fault code once
+	code=''
+	# shellcheck disable=SC2046 # fault set names are plain words
+	[ "$faults" = none ] || code=$("$RIG_ROOT/host/faults.sh" guest $(fault_files "$faults")) || exit 2
 	echo "PLAN_SCENARIO='$(basename "${2%.scn}")'"
 	echo "PLAN_SEED='$s'"
 	echo "PLAN_DURATION='${d:-$duration}'"
@@ -128,6 +138,7 @@ plan)
 	echo "PLAN_N=${#stressors[@]}"
 	i=0
 	for st in "${stressors[@]}"; do i=$((i + 1)); echo "PLAN_S$i='${st#*|}'"; done
+	[ -z "$code" ] || printf '%s\n' "$code"
 	;;
-*) die "usage: host/scenario.sh check FILE | plan FILE [SEED] [DURATION]" ;;
+*) die "$usage" ;;
 esac

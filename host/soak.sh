@@ -5,21 +5,31 @@
 # scenario with its own duration and fault sets). Round seeds derive from
 # the soak's seed (SEED, or a random one that the summary prints), so
 # SEED=S replays a whole soak; ROUNDS=a-b runs only those rounds of it.
-# Stops at the first finding unless KEEP_GOING=1; findings are deduplicated
-# by title.
+# JOBS=N runs N guests at once (round i keeps its seed whatever N is).
+# Stops at the first finding unless KEEP_GOING=1 (rounds already running
+# finish); findings are deduplicated by title.
 #
-# usage: host/soak.sh SCENARIO DURATION [SEED]
+# usage: host/soak.sh [--check] SCENARIO DURATION [SEED]
+#   --check   only check the input (exit 0 or 2), build and run nothing
 #   SCENARIO  name in stress/scenarios/ (.rot or .scn), or a path to one
-#   DURATION  total time: 90s, 30m, 8h
+#   DURATION  total time: 90s, 30m, 8h (with ROUNDS=, only the last round's
+#             cut: every round of the range runs)
 # environment: KEEP_GOING=1, ROUNDS=a-b, FAULTS= (overrides every round's),
-#   COVER=1 (coverage, merged over the rounds)
+#   COVER=1 (coverage, merged over the rounds), JOBS=N (guests at once;
+#   default what the host carries: cores / VCPUS and memory / MEM, at least
+#   1), VCPUS (per guest, default 2), SOAK_ID (the directory's name under
+#   LOGS; default soak-DATE-SCENARIO), RIG_HOST (the host's name in the
+#   summary); host/run.sh's settings (MEM, SILENCE, ACCEL, ...)
+# output: LOGS/SOAK_ID/{summary,summary.json,rounds,findings,rNNN/}
 # exit: 0 clean, 1 findings, 2 bad input
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-scn=${1:?usage: host/soak.sh SCENARIO DURATION [SEED]}
-total=${2:?usage: host/soak.sh SCENARIO DURATION [SEED]}
-seed=${3:-}
+usage="usage: host/soak.sh [--check] SCENARIO DURATION [SEED]"
+check_only=''
+[ "${1:-}" != --check ] || { check_only=1; shift; }
+scn=${1:-} total=${2:-} seed=${3:-}
+[ -n "$scn" ] && [ -n "$total" ] && [ $# -le 3 ] || die "$usage"
 file=$scn
 [ -f "$file" ] || file="$RIG_ROOT/stress/scenarios/$scn.rot"
 [ -f "$file" ] || file="$RIG_ROOT/stress/scenarios/$scn.scn"
@@ -37,131 +47,205 @@ if [[ "$file" == *.rot ]]; then
 		[ -z "${extra:-}" ] || die "$file:$n: expected 'SCENARIO [DURATION] [FAULTS|-]'"
 		f="$RIG_ROOT/stress/scenarios/$r_scn.scn"
 		[ -f "$f" ] || die "$file:$n: no scenario stress/scenarios/$r_scn.scn"
-		host/scenario.sh check "$f" || exit 2
+		"$RIG_ROOT/host/scenario.sh" check "$f" || exit 2
 		r_dur=${r_dur:--}; r_faults=${r_faults:--}
 		[ "$r_dur" = - ] || [[ "$r_dur" =~ ^[0-9]+$ && "$r_dur" -ge 30 ]] || die "$file:$n: duration '$r_dur' must be at least 30 (seconds) or -"
 		if [ "$r_faults" != - ] && [ -z "${FAULTS:-}" ]; then
-			FAULTS=${r_faults//,/ } host/scenario.sh plan "$f" 1 >/dev/null || die "$file:$n: bad fault sets '$r_faults'"
+			FAULTS=${r_faults//,/ } "$RIG_ROOT/host/scenario.sh" plan "$f" 1 >/dev/null || die "$file:$n: bad fault sets '$r_faults'"
 		fi
 		rot+=("$f $r_dur $r_faults")
 	done <"$file"
 	[ ${#rot[@]} -gt 0 ] || die "$file: no entry"
 else
-	host/scenario.sh check "$file" || exit 2
+	"$RIG_ROOT/host/scenario.sh" check "$file" || exit 2
 	rot=("$file - -")
 fi
+# FAULTS= overrides every round's sets: check it once
+[ -z "${FAULTS:-}" ] || "$RIG_ROOT/host/scenario.sh" plan "${rot[0]%% *}" 1 >/dev/null || exit 2
 first=1 last=0
 if [ -n "${ROUNDS:-}" ]; then
-	[[ "$ROUNDS" =~ ^([1-9][0-9]*)(-([1-9][0-9]*))?$ ]] || die "ROUNDS must look like 3 or 2-5 (got '$ROUNDS')"
-	first=${BASH_REMATCH[1]} last=${BASH_REMATCH[3]:-$first}
+	[[ "$ROUNDS" =~ ^([1-9][0-9]{0,5})(-([1-9][0-9]{0,5}))?$ ]] || die "ROUNDS must look like 3 or 2-5 (got '$ROUNDS')"
+	first=${BASH_REMATCH[1]} last=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
 	[ "$last" -ge "$first" ] || die "ROUNDS: $last is before $first"
 fi
+[ "${#total}" -le 8 ] || die "DURATION is too long (got '$total')"
 case "$total" in
-*[!0-9smh]* | "" | [smh]*) die "DURATION must look like 90s, 30m or 8h (got '$total')" ;;
+*[!0-9smh]* | "" | [smh]* | *[smh]?*) die "DURATION must look like 90s, 30m or 8h (got '$total')" ;;
 *s) secs=${total%s} ;; *m) secs=$((${total%m} * 60)) ;; *h) secs=$((${total%h} * 3600)) ;; *) secs=$total ;;
 esac
 [ "$secs" -ge 30 ] || die "DURATION must be at least 30 s (got '$total')"
-flavor_fragments "$FLAVOR" >/dev/null
-cover_check
+case "${KEEP_GOING:-0}" in 0 | 1) ;; *) die "KEEP_GOING must be 0 or 1 (got '$KEEP_GOING')" ;; esac
+VCPUS=${VCPUS:-2}
+[[ "$VCPUS" =~ ^[1-9][0-9]?$ ]] && [ "$VCPUS" -le 64 ] || die "VCPUS must be 1 to 64 (got '$VCPUS')"
+export VCPUS
+# JOBS: guests at once; by default what the host carries (cores per guest,
+# memory per guest with 512 MiB for QEMU itself), at least 1
+carry=$(($(nproc) / VCPUS))
+mem_jobs=$(($(awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo) / (${MEM:-2048} + 512)))
+[ "$mem_jobs" -ge "$carry" ] || carry=$mem_jobs
+[ "$carry" -ge 1 ] || carry=1
+JOBS=${JOBS:-$carry}
+[[ "$JOBS" =~ ^[1-9][0-9]?$ ]] || die "JOBS must be 1 to 99 guests at once (got '$JOBS')"
+[ -z "${SOAK_ID:-}" ] || [[ "$SOAK_ID" =~ ^[A-Za-z0-9._-]+$ && "$SOAK_ID" != .* ]] ||
+	die "SOAK_ID must be a name of letters, digits, . _ - (got '$SOAK_ID')"
+# host/run.sh's own settings (MEM, SILENCE, ACCEL, RIG_HOST, ...), checked
+# now rather than after the build
+"$RIG_ROOT/host/run.sh" --check || exit 2
+host=${RIG_HOST:-$(hostname)}
+[ -z "$check_only" ] || exit 0
 
 [ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 # the input is good: build the kernel and the images once, not per round
-build=$(host/kernel.sh | tail -n1)
-host/image.sh "$build" >/dev/null
+RIG_BUILD_DIR=$("$RIG_ROOT/host/kernel.sh" | tail -n1)
+RIG_IMAGE_DIR=$("$RIG_ROOT/host/image.sh" "$RIG_BUILD_DIR" | tail -n1)
+export RIG_BUILD_DIR RIG_IMAGE_DIR
 # round i's seed: the soak's seed for round 1, then a fixed mix of (seed, i)
 round_seed() { [ "$1" = 1 ] && echo "$seed" || echo $((((seed % 4294967296) * 69069 + $1 * 1013904223) % 4294967296)); }
 # round i's entry of the rotation -> file, duration, faults
 round_entry() { read -r r_file r_dur r_faults <<<"${rot[$((($1 - 1) % ${#rot[@]}))]}"; }
+rname() { printf 'r%03d' "$1"; }
 
-id="soak-$(date +%Y%m%d-%H%M%S)-$name"
-dir="$LOGS/$id"
-mkdir -p "$dir"
+if [ -n "${SOAK_ID:-}" ]; then
+	dir="$LOGS/$SOAK_ID"
+	mkdir -p "$LOGS" && mkdir "$dir" 2>/dev/null || die "$dir exists already (SOAK_ID names a new soak directory)"
+else
+	dir=$(new_dir "$LOGS/soak-$(date +%Y%m%d-%H%M%S)-$name")
+fi
+id=$(basename "$dir")
 : >"$dir/rounds"
-say "soak $id: $name (${#rot[@]} scenario(s) in rotation), seed $seed, $secs s$([ -n "${ROUNDS:-}" ] && echo ", rounds $first-$last")$([ "${KEEP_GOING:-0}" = 1 ] && echo ', keep going')"
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+say "soak $id: $name (${#rot[@]} scenario(s) in rotation), seed $seed, $secs s$([ -n "${ROUNDS:-}" ] && echo ", rounds $first-$last"), $JOBS guest(s) at once, $VCPUS vCPUs each$([ "${KEEP_GOING:-0}" = 1 ] && echo ', keep going')"
 
-start=$SECONDS round=0 ops=0 status=clean first_s=''
+start=$SECONDS ops=0 status=clean first_s='' next=$first stop='' done_n=0
+declare -A pid_round=() r_start=() r_plan=() r_d=() r_s=() r_date=()
+# on an early exit (an error, ^C) the rounds still running go too, QEMU included
+kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
+trap 'for p in "${!pid_round[@]}"; do kill_tree "$p"; done; for p in "${r_plan[@]}"; do rm -rf "$p"; done' EXIT
+trap 'exit 130' INT TERM
 # guest uptime of the first kernel report or rig finding in a console log
 first_report_uptime() {
 	grep -a -m1 -E "\] ($REPORT_RE|RIG-FINDING)" "$1" |
 		sed -n 's/^\[ *\([0-9]*\)\..*/\1/p'
 }
-round=$((first - 1))
-while if [ -n "${ROUNDS:-}" ]; then [ "$round" -lt "$last" ]; else [ $((SECONDS - start)) -lt "$secs" ]; fi; do
-	round=$((round + 1))
+more_rounds() {
+	[ -z "$stop" ] || return 1
+	if [ -n "${ROUNDS:-}" ]; then [ "$next" -le "$last" ]; else [ $((SECONDS - start)) -lt "$secs" ]; fi
+}
+nfindings() { cut -f2 "$dir/findings" 2>/dev/null | sort -u | grep -c . || true; }
+
+# start round $next in the background
+launch() {
+	local round=$next d tmp
+	next=$((next + 1))
 	round_entry "$round"
-	d=$r_dur; [ "$d" = - ] && d=$(plan_value <(host/scenario.sh plan "$r_file" 1) DURATION)
+	d=$r_dur; [ "$d" = - ] && d=$(plan_value <("$RIG_ROOT/host/scenario.sh" plan "$r_file" 1) DURATION)
 	if [ -z "${ROUNDS:-}" ]; then
-		left=$((secs - (SECONDS - start)))
+		local left=$((secs - (SECONDS - start)))
 		# the last round is cut to what is left (a few seconds over are not worth it)
 		[ "$left" -lt $((d - 15)) ] && d=$left; [ "$d" -lt 30 ] && d=30
 	fi
-	s=$(round_seed "$round")
-	rdir="$dir/r$(printf %03d "$round")"
+	r_s[$round]=$(round_seed "$round") r_d[$round]=$d
 	tmp=$(mktemp -d)
 	if [ "$r_faults" != - ] && [ -z "${FAULTS:-}" ]; then
-		FAULTS=${r_faults//,/ } plan_dir "$r_file" "$s" "$d" "$tmp"
+		FAULTS=${r_faults//,/ } plan_dir "$r_file" "${r_s[$round]}" "$d" "$tmp"
 	else
-		plan_dir "$r_file" "$s" "$d" "$tmp"
+		plan_dir "$r_file" "${r_s[$round]}" "$d" "$tmp"
 	fi
-	say "soak $id: round $round, $(basename "$r_file" .scn) (faults $(plan_value "$tmp/plan" FAULTS)), seed $s, $d s (elapsed $((SECONDS - start)) s of $secs, $ops ops, $(cut -f2 "$dir/findings" 2>/dev/null | sort -u | grep -c .) findings)"
-	set +e
-	r0=$SECONDS
-	run_plan "$tmp" "$id/r$(printf %03d "$round")" \
-		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && echo 0 || echo 1)" 2>&1 |
-		tee "$dir/round$round.out" | grep --line-buffered -E '^\[[0-9:]+\] run .*: [0-9]+ s, ' >&2
-	rc=${PIPESTATUS[0]}
-	set -e
-	rm -rf "$tmp"
+	say "soak $id: round $round starts: $(basename "$r_file" .scn) (faults $(plan_value "$tmp/plan" FAULTS)), seed ${r_s[$round]}, $d s"
+	r_plan[$round]=$tmp r_start[$round]=$SECONDS r_date[$round]=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	run_plan "$tmp" "$id/$(rname "$round")" \
+		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && echo 0 || echo 1)" >"$dir/round$round.out" 2>&1 &
+	pid_round[$!]=$round
+}
+
+# a round's guest is done: record it (rounds, findings), stop if it found something
+reap() {
+	local pid=$1 round=${pid_round[$1]} rc=0 rdir rops rstat u
+	wait "$pid" || rc=$?
+	unset "pid_round[$pid]"
+	rm -rf "${r_plan[$round]}"; unset "r_plan[$round]"
+	rdir="$dir/$(rname "$round")"
 	[ -f "$rdir/summary" ] || { cat "$dir/round$round.out" >&2; die "round $round did not produce a summary"; }
 	rops=$(sed -n 's/^ops=//p' "$rdir/summary")
-	ops=$((ops + rops))
 	rstat=$(sed -n 's/^status=//p' "$rdir/summary")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$s" "$d" "$rstat" "$rops" "$((SECONDS - r0))" \
-		"$(plan_value "$rdir/files/plan" SCENARIO)" "$(plan_value "$rdir/files/plan" FAULTS | tr ' ' ,)" >>"$dir/rounds"
-	if [ -z "$first_s" ] && [ "$rstat" != clean ]; then
-		# time to detection: the rounds before, plus the guest uptime of
-		# the first report (or this whole round when none is in the log)
+	ops=$((ops + rops)) done_n=$((done_n + 1))
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "${r_s[$round]}" "${r_d[$round]}" "$rstat" "$rops" \
+		"$((SECONDS - r_start[$round]))" "$(plan_value "$rdir/files/plan" SCENARIO)" \
+		"$(plan_value "$rdir/files/plan" FAULTS | tr ' ' ,)" "$host" "${r_date[$round]}" >>"$dir/rounds"
+	if [ "$rstat" != clean ]; then
+		# time to detection: the soak's time when the round started, plus
+		# the guest uptime of the first report (or the whole round)
 		u=$(first_report_uptime "$rdir/console.log")
-		first_s=$((r0 - start + ${u:-$((SECONDS - r0))}))
+		u=$((r_start[$round] - start + ${u:-$((SECONDS - r_start[$round]))}))
+		[ -n "$first_s" ] && [ "$first_s" -le "$u" ] || first_s=$u
 	fi
 	grep -P '^finding\t' "$rdir/summary" | while IFS=$'\t' read -r _ kind title _; do
-		printf '%s\t%s\t%s\t%s\n' "$kind" "$title" "r$(printf %03d "$round")" "$s" >>"$dir/findings"
+		printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$title" "$(rname "$round")" "${r_s[$round]}" "$host" >>"$dir/findings"
 	done || true
+	say "soak $id: round $round ended $rstat: $rops ops in $((SECONDS - r_start[$round])) s (seed ${r_s[$round]})"
 	if [ "$rc" != 0 ]; then
 		status=findings
-		say "soak $id: round $round ended '$rstat' (seed $s)"
-		[ "${KEEP_GOING:-0}" = 1 ] || break
+		if [ "${KEEP_GOING:-0}" != 1 ] && [ -z "$stop" ]; then
+			stop=1
+			[ ${#pid_round[@]} = 0 ] || say "soak $id: stopping after the rounds still running (${#pid_round[@]})"
+		fi
+	fi
+}
+
+# one progress line every PROGRESS seconds, whatever JOBS is
+progress() {
+	local r running=''
+	for r in $(printf '%s\n' "${pid_round[@]}" | sort -n); do running+=" r$r $((SECONDS - r_start[$r])) s,"; done
+	say "soak $id: $((SECONDS - start)) s$([ -n "${ROUNDS:-}" ] || echo " of $secs"); running:${running%,}; $done_n rounds done, $ops ops, $(nfindings) findings"
+}
+
+next_progress=$((SECONDS + ${PROGRESS:-30}))
+while :; do
+	while [ ${#pid_round[@]} -lt "$JOBS" ] && more_rounds; do launch; done
+	[ ${#pid_round[@]} -gt 0 ] || break
+	sleep 1
+	for p in "${!pid_round[@]}"; do kill -0 "$p" 2>/dev/null || reap "$p"; done
+	if [ "$SECONDS" -ge "$next_progress" ] && [ ${#pid_round[@]} -gt 0 ]; then
+		progress; next_progress=$((SECONDS + ${PROGRESS:-30}))
 	fi
 done
+sort -n -o "$dir/rounds" "$dir/rounds"
+[ ! -f "$dir/findings" ] || sort -t$'\t' -k3,3 -s -o "$dir/findings" "$dir/findings"
 
 # coverage of the whole soak: the union of its rounds
-[ "${COVER:-0}" = 0 ] || host/coverage.sh merge "$dir" "$dir"/r*/coverage.info >"$dir/coverage.txt"
+[ "${COVER:-0}" = 0 ] || "$RIG_ROOT/host/coverage.sh" merge "$dir" "$dir"/r*/coverage.info >"$dir/coverage.txt"
 {
 	echo "soak=$id"
 	echo "scenario=$name"
 	echo "seed=$seed"
 	echo "duration_s=$((SECONDS - start))"
-	echo "rounds=$round"
+	echo "rounds=$done_n"
 	echo "ops=$ops"
 	echo "status=$status"
 	echo "first_finding_s=${first_s:-none}"
+	echo "jobs=$JOBS"
+	echo "vcpus=$VCPUS"
+	echo "host=$host"
+	echo "started=$started"
 	[ ! -f "$dir/coverage.txt" ] || echo "coverage=$(head -n1 "$dir/coverage.txt" | sed 's/^coverage [^:]*: //')"
 	[ -f "$dir/findings" ] && awk -F'\t' '!seen[$2]++' "$dir/findings" | sed 's/^/finding\t/'
 } >"$dir/summary"
+python3 "$RIG_ROOT/host/results.py" soak "$dir" || say "soak $id: no summary.json (host/results.py failed)"
+dur=$((SECONDS - start))
 echo "========================================================================"
-echo " soak $id: $status after $round rounds, $((SECONDS - start)) s, $ops ops"
+echo " soak $id: $status after $done_n rounds, $dur s, $ops ops ($JOBS guest(s) at once: $((done_n * 3600 / (dur > 0 ? dur : 1))) rounds/hour)"
 echo " soak seed $seed: make soak SCENARIO=$name SEED=$seed DURATION=$total replays it (ROUNDS=a-b: some rounds)"
-echo " rounds (round, seed, seconds, status, ops, wall seconds, scenario, faults):"
-sed 's/^/   /' "$dir/rounds" | tail -10
+echo " rounds (round, seed, seconds, status, ops, wall seconds, scenario, faults, host):"
+cut -f1-9 "$dir/rounds" | sed 's/^/   /' | tail -10
 if [ -f "$dir/findings" ]; then
 	echo " findings (deduplicated by title; first round and seed):"
 	echo " first finding after ${first_s} s"
 	awk -F'\t' '!seen[$2]++ {printf "   [%s] %s  (%s, seed %s)\n", $1, $2, $3, $4}' "$dir/findings" | head -15
-	r=$(head -n1 "$dir/findings" | cut -f4)
-	echo " reproduce: make repro RUN=${dir#"$LOGS"/}/$(head -n1 "$dir/findings" | cut -f3) N=3   (MINIMIZE=1: smallest scenario)"
-	echo "       or:  make repro SCENARIO=$(plan_value "$dir/$(head -n1 "$dir/findings" | cut -f3)/files/plan" SCENARIO) SEED=$r"
+	r1=$(head -n1 "$dir/findings" | cut -f3)
+	echo " reproduce: make repro RUN=${dir#"$LOGS"/}/$r1 N=3   (MINIMIZE=1: smallest scenario)"
+	echo "       or:  make repro SCENARIO=$(plan_value "$dir/$r1/files/plan" SCENARIO) SEED=$(head -n1 "$dir/findings" | cut -f4)"
 fi
 [ ! -f "$dir/coverage.txt" ] || { cut -c1-400 "$dir/coverage.txt" | sed 's/^/ /'; echo " coverage report: $dir/coverage/index.html"; }
-echo " logs: $dir"
+echo " logs: $dir (summary.json: doc/summary-json.md)"
 echo "========================================================================"
 [ "$status" = clean ]

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Turn a finished run directory into logs/RUN/summary (machine-readable),
-# a one-screen report on stdout and a line in logs/index.
+# Turn a finished run directory into logs/RUN/summary (key=value lines),
+# logs/RUN/summary.json (doc/summary-json.md), a one-screen report on stdout
+# and a line in logs/index.
 # usage: host/summarize.sh RUN_DIR [KEY=VALUE ...]   (extra facts for the summary)
 # exit: 0 clean, 1 findings or failed checks.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-run=${1:?usage: host/summarize.sh RUN_DIR}
+run=${1:-}
+[ -d "$run" ] && [ -f "$run/console.log" ] || die "usage: host/summarize.sh RUN_DIR [KEY=VALUE ...] (a run directory with a console.log)"
 shift
 con="$run/console.log" res="$run/results.log"
 
@@ -50,6 +52,7 @@ nfind=$(grep -c . <<<"$findings")
 	[ -n "$findings" ] && printf '%s\n' "$findings"
 	[ -n "$suppressed" ] && printf '%s\n' "$suppressed" | sed 's/^finding/suppressed/'
 } >"$run/summary"
+python3 "$RIG_ROOT/host/results.py" run "$run" || say "summarize: no summary.json for $run (host/results.py failed)"
 
 seed=$(sed -n 's/^seed=//p' "$run/summary")
 scen=$(sed -n 's/^scenario=//p' "$run/summary")
@@ -73,7 +76,7 @@ if [ -n "$findings" ]; then
 	printf '%s\n' "$findings" | awk -F'\t' '{printf "   [%s] %s (%s)\n", $2, $3, $4}' | head -15
 fi
 [ -n "$suppressed" ] && printf '%s\n' "$suppressed" | awk -F'\t' '{printf " suppressed (host/known-issues): %s\n", $3}'
-echo " logs      $run/{console.log,results.log,summary}"
+echo " logs      $run/{console.log,results.log,summary,summary.json}"
 echo "------------------------------------------------------------------------"
 printf '%s\t%s\t%s\t%s\n' "${run#"$LOGS"/}" "$status" "$nfind" \
 	"$(printf '%s\n' "$findings" | head -n1 | cut -f3)" >>"$LOGS/index"

@@ -68,6 +68,39 @@ check_rc "missing results file exits 2" 2 yes "$dir/kasan-uaf.log" "$tmp/no-such
 check_rc "no argument exits 2" 2 yes
 check_rc "unknown option exits 2" 2 yes --frobnicate "$dir/kasan-uaf.log"
 
+# The one table (host/report-patterns) behind the watchdog's regexes: every
+# kernel finding of every sample starts on a line that REPORT_RE matches (so
+# the host and the guest see each report the classifier titles), "kernel BUG
+# at" is a splat, a hung task a report only.
+splat_re=$("$classify" --re splat) report_re=$("$classify" --re report)
+missed=''
+for log in "$dir"/*.log; do
+	args=(); [ -f "${log%.log}.results" ] && args=("${log%.log}.results")
+	for n in $("$classify" --json "$log" "${args[@]}" | sed -n '/"kind": "rig"/d; s/.*"first_line": \([1-9][0-9]*\)}.*/\1/p'); do
+		sed -n "${n}p" "$log" | grep -qE "\] ($report_re)" || missed="$missed $(basename "$log"):$n"
+	done
+done
+[ -z "$missed" ] && ok "every finding's first line matches REPORT_RE" || { not_ok "every finding's first line matches REPORT_RE"; echo "#   missed:$missed"; }
+line='[  255.862498][  T702] kernel BUG at block/cfq-iosched.c:1187!'
+grep -qE "\] ($splat_re)" <<<"$line" && ok "kernel BUG at is in SPLAT_RE" || not_ok "kernel BUG at is in SPLAT_RE"
+line='[  120.1][   T52] INFO: task fio:733 blocked for more than 30 seconds.'
+grep -qE "\] ($report_re)" <<<"$line" && ! grep -qE "\] ($splat_re)" <<<"$line" &&
+	ok "a hung task is in REPORT_RE, not SPLAT_RE" || not_ok "a hung task is in REPORT_RE, not SPLAT_RE"
+( . "$root/host/lib.sh" && [ "$SPLAT_RE" = "$splat_re" ] && [ "$REPORT_RE" = "$report_re" ] ) &&
+	ok "host/lib.sh SPLAT_RE and REPORT_RE come from the table" || not_ok "host/lib.sh SPLAT_RE and REPORT_RE come from the table"
+check_rc "--re with an unknown set exits 2" 2 yes --re all
+# a bad rule is an error with its line, before any log is read
+mkdir -p "$tmp/bad"
+cp "$root/host/classify" "$root/host/classify.awk" "$tmp/bad/"
+printf 'bug\tsplat\t^BUG: \tBUG in @X@\tfrom=rip\n' >"$tmp/bad/report-patterns"
+rc=0; "$tmp/bad/classify" "$dir/kasan-uaf.log" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && grep -q "report-patterns:1: unknown option 'from=rip'" "$tmp/err" &&
+	ok "a bad rule in the table exits 2 with its line" || { not_ok "a bad rule in the table exits 2 with its line"; sed 's/^/#   /' "$tmp/err"; }
+printf 'hung\treport\t^INFO: task can'"'"'t die\tx\n' >"$tmp/bad/report-patterns"
+rc=0; "$tmp/bad/classify" --re report >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && grep -q "single quote" "$tmp/err" &&
+	ok "a header with a quote (it travels in run.conf) exits 2" || not_ok "a header with a quote (it travels in run.conf) exits 2"
+
 # host/suppress: known issues are split off; a KCSAN race in a cfq_ function
 # always counts, even when a rule matches it
 printf '%s\tnot a bug of the scheduler\n' '^inconsistent lock state in crng_make_state$' '^KCSAN: data-race in ' >"$tmp/known"

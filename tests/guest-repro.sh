@@ -6,7 +6,7 @@
 # stressor that causes it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-want='possible circular locking dependency detected: rig_lock_b --> rig_lock_a'
+want='possible deadlock in rig_splat_lockdep_inversion'
 logs=logs/test-${TEST_STAMP:-x}-repro
 rm -rf "$logs"
 LOGS=$PWD/$logs host/soak.sh control 40 1 >"$logs.soak.out" 2>&1

@@ -96,3 +96,58 @@ expect "flavor: unknown FLAVOR" 2 "unknown FLAVOR 'turbo'" env FLAVOR=turbo host
 expect "repro: TITLE with no such finding in logs/index" 2 "no run in .* has a finding with 'no such title'" \
 	env LOGS="$tmp" TITLE="no such title" host/repro.sh ""
 expect "repro: a run directory without a summary" 2 "has no summary" env LOGS="$tmp" host/repro.sh "$tmp"
+
+# every entry point: usage and input errors exit 2 with a reason, before any
+# build, from any working directory (issue 13)
+root=$PWD
+expect "repro: no argument" 2 "usage: host/repro.sh" host/repro.sh
+expect "repro: a scenario without SEED" 2 "a scenario needs a SEED" host/repro.sh smoke
+expect "repro: SEED not a number" 2 "SEED 'x1' is not a number" host/repro.sh smoke x1
+expect "repro: a rotation is not a scenario" 2 "'hunt' is a rotation" host/repro.sh hunt 1
+expect "repro: unknown scenario, from another directory" 2 "nosuch.scn: no such scenario" \
+	bash -c "cd / && '$root/host/repro.sh' nosuch 1"
+expect "repro: bad DURATION" 2 "DURATION '5q' is not a time" host/repro.sh smoke 1 1 5q
+expect "repro: FAULTS with an unknown set" 2 "FAULTS: no fault set faults/nope.flt" env FAULTS=nope host/repro.sh smoke 1
+expect "repro: MINIMIZE not 0 or 1" 2 "MINIMIZE must be 0 or 1" env MINIMIZE=yes host/repro.sh smoke 1
+expect "repro: TRIES not a positive number" 2 "TRIES must be a positive number" env TRIES=0 host/repro.sh smoke 1
+expect "repro: unknown FLAVOR" 2 "unknown FLAVOR 'turbo'" env FLAVOR=turbo host/repro.sh smoke 1
+expect "repro: unknown KVER" 2 "unknown KVER '9.9'" env KVER=9.9 host/repro.sh smoke 1
+mkdir -p "$tmp/run1/files" && printf 'scenario=smoke\nseed=1\n' >"$tmp/run1/summary" && : >"$tmp/run1/files/plan"
+expect "repro: FAULTS with a recorded run" 2 "FAULTS applies to a SCENARIO SEED replay" env FAULTS=alloc host/repro.sh "$tmp/run1"
+expect "repro: too many arguments for a run" 2 "usage: host/repro.sh" host/repro.sh "$tmp/run1" 1 2
+expect "scenario: no command" 2 "usage: host/scenario.sh" host/scenario.sh
+expect "scenario: check without a file" 2 "usage: host/scenario.sh" host/scenario.sh check
+expect "scenario: plan with a bad SEED" 2 "SEED 'abc' is not a number" host/scenario.sh plan stress/scenarios/smoke.scn abc
+expect "scenario: plan from another directory" 0 "^PLAN_SEED='3'$" \
+	bash -c "cd / && '$root/host/scenario.sh' plan '$root/stress/scenarios/smoke.scn' 3"
+expect "mutants: ONLY names no mutant" 2 "ONLY: no mutant 99" env ONLY=02,99 host/mutants.sh
+expect "mutants: ONLY not numbers" 2 "ONLY must be mutant numbers like 02,05" env ONLY=2 host/mutants.sh
+expect "mutants: CLEAN not 0 or 1" 2 "CLEAN must be 0 or 1" env CLEAN=yes host/mutants.sh
+expect "mutants: SEEDS not positive" 2 "SEEDS must be a positive number" env SEEDS=0 host/mutants.sh
+expect "mutants: BUDGET too small" 2 "BUDGET must be at least 30 s" env BUDGET=10 host/mutants.sh
+expect "mutants: BLIND not 0 or 1" 2 "BLIND must be 0 or 1" env BLIND=2 host/mutants.sh
+expect "mutants: an argument" 2 "usage: host/mutants.sh" host/mutants.sh 02
+expect "faults: no argument" 2 "usage: host/faults.sh" host/faults.sh
+expect "image: no argument" 2 "usage: host/image.sh BUILD_DIR" host/image.sh
+expect "image: not a build directory" 2 "usage: host/image.sh BUILD_DIR" host/image.sh "$tmp/nodir"
+expect "detector-cost: unknown scenario" 2 "unknown scenario 'nosuch'" host/detector-cost.sh nosuch
+expect "detector-cost: DURATION too short" 2 "DURATION must be at least 30" host/detector-cost.sh smoke 10
+expect "detector-cost: SEED not a number" 2 "SEED must be a number" host/detector-cost.sh smoke 60 x
+expect "detector-cost: too many arguments" 2 "usage: host/detector-cost.sh" host/detector-cost.sh smoke 60 1 x
+expect "cover-all: unknown scenario" 2 "unknown scenario 'nosuch'" host/cover-all.sh nosuch
+expect "cover-all: SEED not a number" 2 "SEED must be a number" env SEED=x host/cover-all.sh smoke
+expect "coverage: no command" 2 "usage: host/coverage.sh" host/coverage.sh
+expect "coverage: line of a missing tracefile" 2 "usage: host/coverage.sh line INFO" host/coverage.sh line "$tmp/none.info"
+expect "classify: --re with an unknown set" 2 "usage: host/classify" host/classify --re all
+expect "make repro: bad SEED, no build" 2 "SEED 'abc' is not a number" make -s repro SCENARIO=smoke SEED=abc
+expect "make mutants: unknown mutant, no build" 2 "ONLY: no mutant 99" make -s mutants ONLY=99
+expect "make soak: unknown scenario, no build" 2 "unknown scenario 'typo'" make -s soak SCENARIO=typo
+expect "make repro: no RUN, TITLE or SEED" 2 "make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=" make -s repro
+expect "repro --check: good input exits 0, nothing built or run" 0 "^$" host/repro.sh --check smoke 1 1 90s
+expect "mutants --check: good settings exit 0" 0 "^$" env ONLY=02,14 host/mutants.sh --check
+expect "make kernel: unknown FLAVOR, before deps and the build" 2 "unknown FLAVOR 'turbo'" make -s kernel FLAVOR=turbo
+expect "make cover-all: a flavor without gcov, no build" 2 "COVER=1 needs a kernel with gcov" make -s cover-all FLAVOR=perf
+expect "cover-all --check: good input exits 0" 0 "^$" host/cover-all.sh --check smoke
+expect "detector-cost --check: good input exits 0" 0 "^$" host/detector-cost.sh --check smoke 60 1
+expect "scenario: the plan carries the fault code the guest arms (one file)" 0 "^faults_arm\(\) \{" \
+	env FAULTS=alloc host/scenario.sh plan stress/scenarios/smoke.scn 1

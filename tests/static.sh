@@ -41,9 +41,18 @@ for p in $(series_files); do
 	patch -d "$tmp/linux-source-$KVER" -p1 -s --dry-run <"$p" >/dev/null 2>&1 &&
 		patch -d "$tmp/linux-source-$KVER" -p1 -s <"$p" >/dev/null 2>&1 || { ok=0; echo "#   $(basename "$p") does not apply"; }
 done
-rm -rf "$tmp"
 [ $ok = 1 ] && echo "ok - static: series applies in order with patch -p1" ||
 	echo "not ok - static: series applies in order with patch -p1"
+# every planted mutant of this line applies on top of the series
+nm=0 bad=""
+for m in "$(mutant_dir)"/*.patch; do
+	[ -f "$m" ] || continue
+	nm=$((nm + 1))
+	patch -d "$tmp/linux-source-$KVER" -p1 -s --dry-run <"$m" >/dev/null 2>&1 || bad="$bad $(basename "$m" .patch)"
+done
+rm -rf "$tmp"
+[ "$nm" -gt 0 ] && [ -z "$bad" ] && echo "ok - static: the $nm mutants of $KVER apply on top of the series" ||
+	echo "not ok - static: the mutants of $KVER apply on top of the series (failing:${bad:- no mutants})"
 
 scripts=$(ls host/*.sh tests/*.sh .ci/run host/classify 2>/dev/null)
 if out=$(shellcheck -x -S warning $scripts 2>&1); then

@@ -261,6 +261,19 @@ verdict $? "switcher: a bad --fail-nth is a usage error (exit 2)"
 run t1 teardown --dev "$data" --slice-idle-ms 40000
 [ "$rc" = 2 ]
 verdict $? "teardown: --slice-idle-ms above 30000 is a usage error (exit 2)"
+# splat (the positive control, a shell stressor installed by make -C stress):
+# only its usage errors run here (its real work loads a guest module)
+[ -x "$bin/splat" ]
+verdict $? "splat: installed in stress/bin with the C stressors"
+run p1 splat --kind nosuch --duration 5 --seed 1
+[ "$rc" = 2 ] && grep -q "kind must be" "$tmp/p1.err"
+verdict $? "splat: an unknown --kind is a usage error (exit 2)"
+run p2 splat --after soon
+[ "$rc" = 2 ] && grep -q "after must be seconds" "$tmp/p2.err"
+verdict $? "splat: a bad --after is a usage error (exit 2)"
+run p3 splat --colour red
+[ "$rc" = 2 ]
+verdict $? "splat: an unknown option is a usage error (exit 2)"
 
 if [ "$failures" -ne 0 ]; then
 	echo "# $failures check(s) failed; outputs were in $tmp"

@@ -9,6 +9,10 @@ insmod /rig/modules/rig_splat.ko hung_ms=35000 || exit 1
 for c in ${RIG_CONTROLS:-lockdep kasan odebug atomic_sleep hung}; do
 	rig_log "control: $c"
 	case "$c" in
+	lockdep | kasan | odebug | atomic_sleep | hung | race) ;;
+	*) rig_finding "rig: unknown control '$c' (RIG_CONTROLS: lockdep kasan odebug atomic_sleep hung race)"; exit 2 ;;
+	esac
+	case "$c" in
 	hung)
 		echo hung >/sys/kernel/debug/rig_splat
 		i=0

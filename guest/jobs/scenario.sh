@@ -3,28 +3,22 @@
 # devices and their scheduler, arms the fault set, starts every stressor with
 # its own seed, stops them at the deadline and reports their result lines.
 # shellcheck disable=SC2086,SC2154  # options are word lists; eval assigns
+FAULT_NULLB='' FAULT_TASK_FILTER=0
+# the round's facts and fault code (host/scenario.sh plan): all it reads
 . /rig/files/plan
+# (a round recorded before the plan carried its fault code has faults.sh)
+if [ "$PLAN_FAULTS" != none ] && ! command -v faults_arm >/dev/null; then . /rig/files/faults.sh; fi
 dur=$PLAN_DURATION
 rig_log "scenario $PLAN_SCENARIO seed $PLAN_SEED for $dur s on: $PLAN_DEVICES ($PLAN_SCHED)"
 
-# a client without progress for this long is a hang (stress/common.c). With
+# a client without progress for this long is a hang (stress/clients.c). With
 # every fault set armed, I/O took at most 15 s, but one teardown cycle
 # (module unload, a switch, with a CPU offline) up to 92 s: teardown gets
 # 240 s under faults
-FAULT_NULLB='' FAULT_TASK_FILTER=0 allow='' stall=${RIG_STALL:-60} stall_td=${RIG_STALL:-60}
-if [ "$PLAN_FAULTS" != none ]; then
-	. /rig/files/faults.sh
-	allow=--allow-errors stall_td=${RIG_STALL:-240}
-fi
+allow='' stall=${RIG_STALL:-60} stall_td=${RIG_STALL:-60}
+[ "$PLAN_FAULTS" = none ] || allow=--allow-errors stall_td=${RIG_STALL:-240}
 
-# 1. devices: name -> /dev node
-devnode() {
-	case "$1" in
-	virtio) echo /dev/vdb ;;
-	nullb) echo /dev/nullb0 ;;
-	sdebug) for b in /sys/block/sd*; do [ -e "$b" ] && echo "/dev/${b##*/}" && return; done ;;
-	esac
-}
+# 1. devices (devnode in guest/lib.sh: name -> /dev node)
 for d in $PLAN_DEVICES; do
 	case "$d" in
 	nullb) modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=500000 gb=1 \
@@ -59,28 +53,9 @@ done
 cfq_loads() { dmesg | grep -c 'io scheduler cfq registered'; }
 loads=$(cfq_loads)
 
-# the positive-control stressor: a real kernel report of the kind asked for
-# (guest/modules/rig_splat) after --after seconds, so the rig's own path
-# from report to finding to repro can be checked end to end
-splat() {
-	kind=lockdep after=5
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--kind) kind=$2; shift ;;
-		--after) after=$2; shift ;;
-		--duration | --seed) shift ;;
-		*) echo "splat: unknown option $1" >&2; return 2 ;;
-		esac
-		shift
-	done
-	sleep "$after"
-	[ -e /sys/kernel/debug/rig_splat ] || insmod /rig/modules/rig_splat.ko || return 2
-	echo "$kind" >/sys/kernel/debug/rig_splat || return 2
-	echo "result stressor=splat client=0 ops=1 bytes=0 errors=0 verify_fail=0 lat_max_us=0 lat_p99_us=0"
-	echo "summary stressor=splat seed=0 clients=1 ops=1 errors=0 verify_fail=0 status=ok"
-}
-
-# 3. stressors: device-bound ones split their device into equal regions
+# 3. stressors (/rig/bin: stress/, the C ones and splat, the positive
+#    control; stress-ng and fio from the tools disk): device-bound ones split
+#    their device into equal regions
 # stressor I of the plan -> spec, name, opts and dev (the @DEVICE part)
 spec_of() {
 	eval "spec=\$PLAN_S$1"
@@ -117,7 +92,6 @@ while [ $i -lt "$PLAN_N" ]; do
 	rig_log "stressor $i: $cmd"
 	(
 		[ "$FAULT_TASK_FILTER" = 1 ] && echo 1 >/proc/self/make-it-fail
-		[ "$name" = splat ] && { splat $opts >/tmp/s$i.out 2>/tmp/s$i.err; exit; }
 		exec $cmd >/tmp/s$i.out 2>/tmp/s$i.err
 	) &
 	eval "pid_$i=$!"
@@ -153,7 +127,7 @@ while :; do
 		kill -9 $pids 2>/dev/null
 		break
 	fi
-	# a stressor's progress watchdog (stress/common.c) saw a client stand
+	# a stressor's progress watchdog (stress/clients.c) saw a client stand
 	# still: I/O stuck in the scheduler is a hang, reported now
 	i=0
 	while [ $i -lt "$PLAN_N" ]; do

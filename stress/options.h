@@ -1,0 +1,52 @@
+/* Command-line options of every stressor, the run's deadline and stop signal (options.c). */
+#ifndef STRESS_OPTIONS_H
+#define STRESS_OPTIONS_H
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+
+/* ---- options ---------------------------------------------------------- */
+
+struct common_opts {
+	double duration;	/* seconds */
+	uint64_t seed;
+	int clients;
+	const char *dev;
+	uint64_t size;		/* 0 = whole device/file */
+	uint64_t offset;	/* start of the region, bytes */
+	uint32_t bs;
+	int qd;
+	int verbose;
+	int allow_errors;
+	int print_plan;		/* >0: print this many choices and exit */
+	int dry_run;
+	const char *sysfs_root;
+	int stall_s;		/* progress watchdog, 0 = off */
+};
+
+extern struct common_opts opt;
+extern const char *stressor_name;
+
+/* Stressor-specific options: ids must be >= 100. Handler returns 0, or -1
+ * after printing a message (exit 2 follows). */
+typedef int (*extra_handler)(int id, const char *arg);
+
+void parse_options(int argc, char **argv, const char *name,
+		   const struct option *extra, extra_handler handler,
+		   const char *extra_help);
+void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+int parse_u64(const char *s, uint64_t *out);	/* accepts K/M/G/T suffixes */
+int parse_int_arg(const char *name, const char *s, long lo, long hi, long *out);
+/* "--opt a|b": 0 for a, 1 for b; anything else is a usage error (exit 2) */
+int parse_choice(const char *name, const char *arg, const char *a, const char *b);
+
+/* ---- time / stop ------------------------------------------------------ */
+
+extern volatile sig_atomic_t stop_requested;
+uint64_t now_us(void);
+void set_deadline(void);
+int time_up(void);
+void sleep_us(uint64_t us);
+
+#endif

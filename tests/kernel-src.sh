@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# KERNEL_SRC (a user's tree) and EXTRA_CONFIG (a user's config fragment):
+# bad input is an error (exit 2) before anything is compiled, a tree the
+# series does not apply to names the patch and the hunk, the series line
+# follows the tree's version, and nothing is ever written into the user's
+# tree, whether it carries the series already or gets a patched copy. The
+# last cases extract linux-source-$KVER into a scratch directory and run
+# host/kernel.sh up to its config check (a symbol that cannot survive the
+# merge stops it there); nothing is built.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+. host/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export RIG_CACHE="$tmp/cache"
+
+# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and prints PATTERN
+expect() {
+	local name=$1 want=$2 pat=$3 out rc
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qE -- "$pat" <<<"$out"; then
+		echo "ok - kernel-src: $name"
+	else
+		echo "not ok - kernel-src: $name (exit $rc, want $want and /$pat/)"
+		sed 's/^/#   /' <<<"$out" | tail -n5
+	fi
+}
+# a directory that looks like a kernel tree of VERSION (Makefile, block/)
+fake() { # DIR VERSION
+	mkdir -p "$1/block"
+	IFS=. read -r v p s <<<"$2"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\nEXTRAVERSION =\n' "$v" "$p" "$s" >"$1/Makefile"
+	touch "$1/block/elevator.c"
+}
+# DIR's state: how many entries it has and the checksums of the files the
+# series touches (with find -newer: equal before and after means untouched)
+mapfile -t patches < <(series_files)
+sums() { (cd "$1" && find . | wc -l && sed -n 's|^+++ b/||p' "${patches[@]}" | sort -u | xargs sha256sum 2>&1) | sha256sum; }
+
+expect "KERNEL_SRC: no such directory" 2 "KERNEL_SRC: no directory '$tmp/none'" env KERNEL_SRC="$tmp/none" host/kernel.sh
+mkdir -p "$tmp/empty"
+expect "KERNEL_SRC: not a kernel tree" 2 "is not a Linux source tree" env KERNEL_SRC="$tmp/empty" host/kernel.sh
+fake "$tmp/old" 5.10.0
+expect "KERNEL_SRC: a tree older than 6.1" 2 "is Linux 5.10.0; the series needs 6.1 or later" env KERNEL_SRC="$tmp/old" host/kernel.sh
+expect "EXTRA_CONFIG: no such file" 2 "EXTRA_CONFIG: no readable file" env EXTRA_CONFIG="$tmp/none.config" host/kernel.sh
+printf '# mine\nCONFIG_BLK_DEV_LOOP=y\nhello\n' >"$tmp/bad.config"
+expect "EXTRA_CONFIG: a line that is no config line" 2 "bad.config: not a config fragment line.*|^3:hello" \
+	env EXTRA_CONFIG="$tmp/bad.config" host/kernel.sh
+printf 'CONFIG_BLK_DEV_LOOP=y\n' >"$tmp/good.config"
+x=$(EXTRA_CONFIG="$tmp/good.config" bash -c '. host/lib.sh; kernel_build')
+[[ "$x" == */build-*-"$FLAVOR"-x* ]] && [ "$x" != "$(kernel_build)" ] &&
+	echo "ok - kernel-src: an EXTRA_CONFIG kernel has a build directory of its own" ||
+	echo "not ok - kernel-src: an EXTRA_CONFIG kernel has a build directory of its own (got $x)"
+
+# the series line follows the tree's version unless KVER is set
+for c in 6.1.100:6.1 6.6.30:6.1 6.12.58:6.12 6.13.2:6.12; do
+	fake "$tmp/v${c%%:*}" "${c%%:*}"
+	got=$(env -u KVER KERNEL_SRC="$tmp/v${c%%:*}" bash -c '. host/lib.sh; echo "$KVER"')
+	[ "$got" = "${c#*:}" ] && echo "ok - kernel-src: a ${c%%:*} tree takes the ${c#*:} series" ||
+		echo "not ok - kernel-src: a ${c%%:*} tree takes the ${c#*:} series (got '$got')"
+done
+got=$(KVER=6.1 KERNEL_SRC="$tmp/v6.12.58" bash -c '. host/lib.sh; echo "$KVER"')
+[ "$got" = 6.1 ] && echo "ok - kernel-src: KVER set by the user wins over the tree's version" ||
+	echo "not ok - kernel-src: KVER set by the user wins over the tree's version (got '$got')"
+
+# the files the series touches, from the package, one of them broken
+mapfile -t files < <(sed -n "s|^--- a/|linux-source-$KVER/|p" "${patches[@]}" | sort -u)
+mkdir -p "$tmp/pkg"
+tar -xJf "$(src_tarball)" -C "$tmp/pkg" "linux-source-$KVER/Makefile" "${files[@]}" 2>/dev/null
+bad="$tmp/pkg/linux-source-$KVER"
+touch "$bad/block/elevator.c"
+sed -i '/iosched/d' "$bad/block/Makefile"
+first=$(basename "$(series_files | head -n1)")
+before=$(sums "$bad")
+expect "KERNEL_SRC: a tree the series does not apply to names the patch and the hunk" 2 \
+	"^$first: block/Makefile: Hunk #1 FAILED at" env KERNEL_SRC="$bad" host/kernel.sh
+[ "$(sums "$bad")" = "$before" ] && echo "ok - kernel-src: the tree is untouched after the refusal" ||
+	echo "not ok - kernel-src: the tree is untouched after the refusal"
+
+# a whole plain tree: patched in a copy; the same tree with the series: as it is
+printf '# a symbol no kernel has: stops host/kernel.sh at its config check\nCONFIG_RIG_NO_SUCH_SYMBOL=y\n' >"$tmp/stop.config"
+mkdir -p "$tmp/src"
+tar -xJf "$(src_tarball)" -C "$tmp/src"
+plain="$tmp/src/linux-source-$KVER"
+before=$(sums "$plain")
+touch "$tmp/mark"
+expect "KERNEL_SRC: a plain tree gets the series in a copy" 2 "copying $plain into .*then the $(series_files | wc -l) patches" \
+	env KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/kernel.sh
+expect "EXTRA_CONFIG: a line that does not survive the merge is named" 2 \
+	"did not survive the merge.*|^  CONFIG_RIG_NO_SUCH_SYMBOL=y" env KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/kernel.sh
+[ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ] &&
+	echo "ok - kernel-src: nothing was written into the plain tree" ||
+	{ echo "not ok - kernel-src: nothing was written into the plain tree"; find "$plain" -newer "$tmp/mark" | head -n3 | sed 's/^/#   /'; }
+grep -q 'ALLOW_ERROR_INJECTION(cfq_alloc_queue' "$(cat "$RIG_CACHE"/linux-*-src-*.tree)/block/cfq-iosched.c" 2>/dev/null &&
+	echo "ok - kernel-src: the copy carries the series and the rig's patches" ||
+	echo "not ok - kernel-src: the copy carries the series and the rig's patches"
+for p in $(series_files); do patch -d "$plain" -p1 -s <"$p" >/dev/null; done
+before=$(sums "$plain")
+touch "$tmp/mark"
+expect "KERNEL_SRC: a tree that carries the series is used as it is" 2 "$plain carries the series \($(series_files | wc -l) patches\)" \
+	env KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/kernel.sh
+[ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ] &&
+	echo "ok - kernel-src: nothing was written into the tree that carries the series (out of tree, O=)" ||
+	{ echo "not ok - kernel-src: nothing was written into the tree that carries the series"; find "$plain" -newer "$tmp/mark" | head -n3 | sed 's/^/#   /'; }
