@@ -55,6 +55,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
+#include <linux/version.h>
 
 #define ROTDISK_MAX_LAG_NS	NSEC_PER_MSEC
 #define ROTDISK_MAX_DEVICES	64
@@ -350,7 +351,9 @@ DEFINE_SHOW_ATTRIBUTE(rotdisk_stats);
 
 static struct rotdisk *rotdisk_add(int index)
 {
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
 	struct request_queue *q;
+#endif
 	struct rotdisk *d;
 	int err;
 
@@ -374,6 +377,24 @@ static struct rotdisk *rotdisk_add(int index)
 	if (err)
 		goto out_free;
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	{
+		/* 6.11+: limits and features are set at allocation */
+		struct queue_limits lim = {
+			.logical_block_size	= SECTOR_SIZE,
+			.physical_block_size	= 4096,
+			.max_hw_sectors		= 256 * 1024 / SECTOR_SIZE,
+			.max_segments		= 128,
+			.features		= BLK_FEAT_ROTATIONAL,
+		};
+
+		d->disk = blk_mq_alloc_disk(&d->tag_set, &lim, d);
+	}
+	if (IS_ERR(d->disk)) {
+		err = PTR_ERR(d->disk);
+		goto out_tags;
+	}
+#else
 	d->disk = blk_mq_alloc_disk(&d->tag_set, d);
 	if (IS_ERR(d->disk)) {
 		err = PTR_ERR(d->disk);
@@ -386,6 +407,7 @@ static struct rotdisk *rotdisk_add(int index)
 	blk_queue_physical_block_size(q, 4096);
 	blk_queue_max_hw_sectors(q, 256 * 1024 / SECTOR_SIZE);
 	blk_queue_max_segments(q, 128);
+#endif
 
 	d->disk->major = rotdisk_major;
 	d->disk->first_minor = index;
