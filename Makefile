@@ -7,7 +7,7 @@ SEED     ?=
 FLAVOR   ?= debug
 export FLAVOR
 
-.PHONY: all settings deps kernel guest boot soak cover cover-all detector-cost repro mutants bench test stress clean distclean help
+.PHONY: all settings deps kernel guest boot soak cover cover-all detector-cost repro mutants defects bench test stress clean distclean help
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -95,6 +95,13 @@ mutants:
 	@host/mutants.sh --check
 	@$(MAKE) -s deps stress
 	@host/mutants.sh
+
+## defects  put the review's defects back one at a time (patch/$KVER/defects): each must fail
+##          the scheduler check its Check: line names: ONLY=NN[,NN]
+defects:
+	@host/defects.sh --check $(ONLY)
+	@$(MAKE) -s guest
+	@host/defects.sh $(ONLY)
 
 ## detector-cost  wall time and ops of one round: plain, with coverage, with KCSAN (idle machine)
 detector-cost:

@@ -79,3 +79,21 @@ rig_gcov_dump() {
 	done </tmp/gcda.list
 	rig_log "coverage: $(grep -c . /tmp/gcda.list) gcda file(s) sent"
 }
+
+# cfq: used_us of the slices that ended while the RT queue was being served
+# (from its first slice_start to its last slice_expire), per class:
+# "rt be idle total". Before and after that window the BE readers have the
+# disk to themselves, which says nothing about priorities.
+rig_rt_window_slice_time() { # TRACE (ftrace blk tracer output with cfq messages)
+	awk 'function ts(   i) { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0; return -1 }
+		NR == FNR { if (/ slice_start / && / prio=rt\//) { t = ts(); if (t0 == "") t0 = t }
+			if (/ slice_expire / && / prio=rt\//) t1 = ts(); next }
+		/ slice_expire / { t = ts(); if (t0 == "" || t <= t0 || t > t1) next
+			u = 0; c = ""
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^used_us=/) u = substr($i, 9)
+				if ($i ~ /^prio=/) { c = substr($i, 6); sub(/\/.*/, "", c) }
+			}
+			s[c] += u; tot += u }
+		END { printf "%d %d %d %d\n", s["rt"], s["be"], s["idle"], tot }' "$1" "$1"
+}

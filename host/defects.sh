@@ -5,12 +5,15 @@
 # run against a module built with it, and the check named on its "Check:"
 # line must fail: the proof that the check fails without the fix.
 #
-# usage: host/defects.sh [NN[,NN]]        (KVER, FLAVOR, RIG_CACHE as usual)
+# usage: host/defects.sh [--check] [NN[,NN]]   (KVER, FLAVOR, RIG_CACHE as usual)
+#   --check: only check the input (exit 0 or 2), before any build
 # prints: one line per defect: name, caught|missed, the failing check
 # exit: 0 every defect caught, 1 one was missed, 2 bad input
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+check=0
+[ "${1:-}" != --check ] || { check=1; shift; }
 only=${1:-}
 [[ "$only" =~ ^([0-9]{2}(,[0-9]{2})*)?$ ]] || die "usage: host/defects.sh [NN[,NN]] (got '$only')"
 kver_check
@@ -25,6 +28,8 @@ for p in "${all[@]}"; do
 	picked+=("$p")
 done
 [ ${#picked[@]} -gt 0 ] || die "no defect matches '$only' (have: $(cd "$dir" && ls ./*.patch | sed 's|^\./||; s/-.*//' | tr '\n' ' '))"
+flavor_fragments "$FLAVOR" >/dev/null
+[ "$check" = 0 ] || exit 0
 
 build=$("$RIG_ROOT/host/kernel.sh" | tail -n1)
 "$RIG_ROOT/host/image.sh" "$build" >/dev/null

@@ -32,17 +32,19 @@ group() {
 	local t0=$SECONDS rc
 	echo "  KTAP version 1"
 	"$@" 2>&1 | tee "$out/$name.log" | grep --line-buffered -E '^(ok|not ok) - |^#|^\[|^ ' |
-		awk '/^(ok|not ok) - / { sub(/ - /, " " ++i " - "); gsub(/#/, "%") } { print "  " $0; fflush() }' || true
-	rc=${PIPESTATUS[0]}
+		awk '/^(ok|not ok) - / { sub(/ - /, " " ++i " - "); gsub(/#/, "%") } { print "  " $0; fflush() }'
+	rc=${PIPESTATUS[0]} # (no "|| true" here: it would reset PIPESTATUS to that of true)
 	local p f
 	p=$(grep -c '^ok - ' "$out/$name.log")
 	f=$(grep -c '^not ok - ' "$out/$name.log")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-		echo "  not ok $((p + 1)) - $name: exited $rc with no failed check (see $out/$name.log)"
+		echo "  not ok $((p + 1)) - $name: exited $rc with no failed check (the end of $out/$name.log follows)"
+		tail -n 8 "$out/$name.log" | sed 's/^/  #   /'
 		f=1
 	fi
 	if [ $((p + f)) = 0 ]; then
-		echo "  not ok 1 - $name: ran no check"
+		echo "  not ok 1 - $name: ran no check (exit $rc; the end of $out/$name.log follows)"
+		tail -n 8 "$out/$name.log" | sed 's/^/  #   /'
 		f=1
 	fi
 	echo "# $name: $p passed, $f failed in $((SECONDS - t0)) s"

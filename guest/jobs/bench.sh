@@ -245,7 +245,8 @@ trace_start() { # node [acts]
 trace_stop() { echo 0 >$T/tracing_on; echo 0 >"/sys/block/$1/trace/enable"; }
 
 # I/O priorities under cfq, from its slice messages (prio=CLASS/LEVEL):
-# an RT reader against 3 BE readers (share of the used slice time), BE
+# an RT reader against 3 BE readers (share of the used slice time while
+# the RT reader runs: guest/lib.sh rig_rt_window_slice_time), BE
 # level 0 against level 7 (mean used sync slice of those that ran out),
 # an IDLE reader against 2 BE readers (its slices while they ran, after)
 ionice_points() { # dev
@@ -253,20 +254,18 @@ ionice_points() { # dev
 	sched_set "$node" cfq || { skip "dev=$1 case=ionice reason=no-cfq"; dev_down "$1"; return; }
 	# backlogged readers (libaio depth 16): their slices end by time
 	rd() { dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip="$1" count=2000000 2>/dev/null; }
-	fr() { # MiB_offset class level
-		fio --name=r --filename="/dev/$node" --rw=read --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
+	fr() { # MiB_offset class level (random: sequential reads submitted together merge)
+		fio --name=r --filename="/dev/$node" --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
 			--offset=$(($1 << 20)) --size=256m --prioclass="$2" --prio="$3" --runtime="$TIME" --time_based >/dev/null 2>&1
 	}
 	trace_start "$node" notify
 	p=; for i in 1 2 3; do fr $((i * 1024)) 2 4 & p="$p $!"; done
-	sleep 0.5; fr 0 1 4 & p="$p $!"
+	sleep 1; fr 0 1 4 & p="$p $!"
 	wait $p
 	trace_stop "$node"
-	awk '/ slice_expire / { u = 0; c = ""
-		for (i = 1; i <= NF; i++) { if ($i ~ /^used_us=/) u = substr($i, 9); if ($i ~ /^prio=/) { c = substr($i, 6); sub(/\/.*/, "", c) } }
-		t[c] += u; tot += u }
-		END { printf "bench-ionice dev=%s case=rt-vs-3be rt_us=%d total_us=%d share_pct=%d\n", dev, t["rt"], tot, tot ? 100 * t["rt"] / tot : 0 }' \
-		dev="$1" $T/trace >&3
+	rig_rt_window_slice_time $T/trace | while read -r rt _ _ tot; do
+		echo "bench-ionice dev=$1 case=rt-vs-3be rt_us=$rt total_us=$tot share_pct=$((tot ? rt * 100 / tot : 0))" >&3
+	done
 	trace_start "$node" notify
 	fr 0 2 0 & p="$!"; fr 1024 2 7 & p="$p $!"
 	wait $p
