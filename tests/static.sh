@@ -65,3 +65,9 @@ if out=$(shellcheck -s sh -S warning guest/init guest/lib.sh guest/jobs/*.sh 2>&
 else
 	echo "not ok - static: shellcheck guest scripts"; sed 's/^/#   /' <<<"$out" | head -20
 fi
+# every command a user, make or tests/run.sh runs is executable in the
+# checkout (a group that cannot be run used to show only as "ran no check")
+noexec=$(for f in host/*.sh host/classify host/suppress tests/*.sh .ci/run stress/splat.sh guest/init; do
+	[ -x "$f" ] || echo "$f"; done)
+[ -z "$noexec" ] && echo "ok - static: every script is executable" ||
+	echo "not ok - static: not executable: $(tr '\n' ' ' <<<"$noexec")"
