@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The progress watchdog, a process of its own (the stressors fork, so a
  * thread would not survive in the clients' view). A request stuck in the
@@ -165,6 +167,65 @@ int report_results(struct stats *st, int n, int errors_fatal)
 	return fail ? 1 : 0;
 }
 
+/* ioprio_set(2) has no glibc wrapper; the values of <linux/ioprio.h> */
+#define IOPRIO_WHO_PROCESS	1
+#define IOPRIO_CLASS_SHIFT	13
+#define IOPRIO_CLASS_RT		1
+#define IOPRIO_CLASS_BE		2
+
+/* --ioprio mix: every 100-400 ms one client, drawn from the seed, gets a
+ * new class (RT one time in four, else BE) and level (0-7). Its queue
+ * follows from its next request: preemption of the active slice, a queue
+ * changing class while it is queued, idling or in flight. No IDLE class:
+ * an IDLE request waits for as long as any other class has work, and its
+ * client would stall; nor does an RT client keep the disk for long, since
+ * it is drawn again within seconds. */
+static int clients_done(struct stats *st, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!__atomic_load_n(&st[i].done, __ATOMIC_RELAXED))
+			return 0;
+	return 1;
+}
+
+/* returns the shuffler's pid (the caller waits for it), or 0 */
+static pid_t ioprio_shuffler(const pid_t *pids, int n, struct stats *st)
+{
+	pid_t parent = getpid(), p;
+	uint64_t changes = 0, rt = 0;
+	struct rng r;
+
+	fflush(NULL);
+	p = fork();
+	if (p < 0)
+		perror("fork ioprio shuffler");
+	if (p)
+		return p > 0 ? p : 0;
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	rng_init(&r, opt.seed, 0x10b210);
+	while (getppid() == parent && !time_up() && !clients_done(st, n)) {
+		uint64_t until = now_us() + 100000 + rng_below(&r, 300000);
+
+		while (now_us() < until && !time_up() && !clients_done(st, n))
+			sleep_us(20000);
+		int i = (int)rng_below(&r, (uint64_t)n);
+		int is_rt = rng_below(&r, 4) == 0;
+		int cls = is_rt ? IOPRIO_CLASS_RT : IOPRIO_CLASS_BE;
+		int prio = cls << IOPRIO_CLASS_SHIFT | (int)rng_below(&r, 8);
+
+		if (pids[i] && !syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, pids[i], prio)) {
+			changes++;
+			rt += is_rt;
+		}
+	}
+	printf("ioprio stressor=%s changes=%llu rt=%llu be=%llu\n", stressor_name,
+	       (unsigned long long)changes, (unsigned long long)rt,
+	       (unsigned long long)(changes - rt));
+	fflush(stdout);
+	_exit(0);
+}
+
 static volatile sig_atomic_t alarm_fired;
 
 static void on_alarm(int sig)
@@ -175,7 +236,7 @@ static void on_alarm(int sig)
 
 void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 {
-	pid_t *pids = calloc((size_t)n, sizeof(*pids));
+	pid_t *pids = calloc((size_t)n, sizeof(*pids)), shuffler = 0;
 	int alive = 0, killed = 0, forwarded = 0;
 
 	if (!pids)
@@ -197,6 +258,8 @@ void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 		pids[i] = p;
 		alive++;
 	}
+	if (opt.ioprio_mix && !opt.dry_run && alive)
+		shuffler = ioprio_shuffler(pids, n, st);
 
 	/* watchdog: a client still running 300 s after the deadline (final
 	 * verification included) is stuck */
@@ -249,5 +312,9 @@ void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 		}
 	}
 	alarm(0);
+	/* the shuffler ends with the clients; its line comes before the results */
+	if (shuffler)
+		while (waitpid(shuffler, NULL, 0) < 0 && errno == EINTR)
+			;
 	free(pids);
 }

@@ -29,7 +29,9 @@ int report_results(struct stats *st, int n, int errors_fatal);
 
 /* Fork n clients running fn(idx, arg); wait for them (killing them after
  * the deadline plus a grace period); a client that crashes or exits
- * non-zero counts as an error of that client. */
+ * non-zero counts as an error of that client. With --ioprio mix, a
+ * shuffler process moves the clients between I/O priority classes while
+ * they run, and prints "ioprio stressor=NAME changes=N rt=N be=N". */
 typedef void (*client_fn)(int idx, void *arg);
 void run_clients(int n, client_fn fn, void *arg, struct stats *st);
 

@@ -23,7 +23,7 @@ static int seed_given;
 
 enum {
 	O_DURATION = 1, O_SEED, O_CLIENTS, O_DEV, O_SIZE, O_OFFSET, O_BS, O_QD, O_VERBOSE,
-	O_HELP, O_ALLOW_ERRORS, O_PRINT_PLAN, O_DRY_RUN, O_SYSFS_ROOT, O_STALL,
+	O_HELP, O_ALLOW_ERRORS, O_PRINT_PLAN, O_DRY_RUN, O_SYSFS_ROOT, O_STALL, O_IOPRIO,
 };
 
 static const struct option common_long[] = {
@@ -42,6 +42,7 @@ static const struct option common_long[] = {
 	{ "dry-run", no_argument, NULL, O_DRY_RUN },
 	{ "sysfs-root", required_argument, NULL, O_SYSFS_ROOT },
 	{ "stall-s", required_argument, NULL, O_STALL },
+	{ "ioprio", required_argument, NULL, O_IOPRIO },
 };
 
 static const char common_help[] =
@@ -59,6 +60,8 @@ static const char common_help[] =
 	"  --dry-run           privileged stressors: show targets and plan, change nothing\n"
 	"  --sysfs-root DIR    directory standing in for /sys (default /sys)\n"
 	"  --stall-s SEC       report a client without progress this long (default 60, 0 off)\n"
+	"  --ioprio inherit|mix  mix: a seeded shuffler moves the clients between the RT\n"
+	"                      and BE classes and their levels while they run (default inherit)\n"
 	"  --verbose, --help\n";
 
 int parse_choice(const char *name, const char *arg, const char *a, const char *b)
@@ -222,6 +225,9 @@ void parse_options(int argc, char **argv, const char *name,
 			if (parse_int_arg("stall-s", optarg, 0, 86400, &l))
 				exit(2);
 			opt.stall_s = (int)l;
+			break;
+		case O_IOPRIO:
+			opt.ioprio_mix = parse_choice("ioprio", optarg, "inherit", "mix");
 			break;
 		case '?':
 			/* getopt_long already printed what is wrong */

@@ -23,6 +23,7 @@ struct common_opts {
 	int dry_run;
 	const char *sysfs_root;
 	int stall_s;		/* progress watchdog, 0 = off */
+	int ioprio_mix;		/* --ioprio mix: clients' I/O priorities reshuffled */
 };
 
 extern struct common_opts opt;

@@ -241,6 +241,16 @@ run w2 readers --dev "$tmp/stall" --duration 4 --clients 2 --stall-s 2
 [ "$rc" = 0 ] && ! grep -q '^stall: ' "$tmp/w2.err"
 verdict $? "progress watchdog: no stall reported for clients making progress"
 
+# --- --ioprio mix: a seeded shuffler moves the clients between RT and BE ------
+truncate -s 64M "$tmp/ioprio"
+run i1 readers --dev "$tmp/ioprio" --clients 3 --duration 3 --seed 5 --ioprio mix
+[ "$rc" = 0 ] && grep -q 'status=ok' "$tmp/i1.out" &&
+	grep -Eq '^ioprio stressor=readers changes=[1-9][0-9]* rt=[0-9]+ be=[0-9]+$' "$tmp/i1.out"
+verdict $? "readers --ioprio mix: exit 0, status=ok, the shuffler changed priorities"
+run i2 writers --dev "$tmp/ioprio" --ioprio idle --duration 1
+[ "$rc" = 2 ] && grep -q 'must be inherit or mix' "$tmp/i2.err"
+verdict $? "--ioprio: an unknown mode is a usage error (exit 2)"
+
 # --- paths on a regular file ----------------------------------------------------
 # every mode a file allows (SG_IO, discard, key-change and debugfs are refused
 # or skipped there) writes and verifies; a mode line per mode
