@@ -170,6 +170,10 @@ rig_result "# ionice: mean used sync slice (reason=time): be/0 $(used be/0) ms, 
 #     majority of the disk time (every reader is backlogged)
 if insmod /rig/modules/rotdisk.ko time_scale_pct=100 queue_depth=1 2>/dev/null; then
 	sw rotdisk0 cfq
+	# a switch sets nr_requests to twice the device's depth (2 here): with
+	# two scheduler tags for four readers, whoever holds a tag is served,
+	# whatever its class. Give cfq enough requests to choose from.
+	echo 128 >/sys/block/rotdisk0/queue/nr_requests
 	trace_on rotdisk0
 	pids=
 	for i in 1 2 3; do fio_reader rotdisk0 $((i * 1024)) 2 4 7; pids="$pids $!"; done
