@@ -97,7 +97,10 @@ static const char help[] =
 	"                descending or outward order (front and back bio merges)\n"
 	"    buffered    512 B-4 KiB sequential write()s through the page cache,\n"
 	"                fsync or sync_file_range, POSIX_FADV_DONTNEED, then WILLNEED\n"
-	"                or readahead(2) and buffered reads (big merged reads)\n"
+	"                or readahead(2) and buffered reads (big merged reads); or\n"
+	"                every other page first, started with sync_file_range (many\n"
+	"                async requests in the client's own queue), then the others\n"
+	"                (sync writes meeting them there)\n"
 	"    shared-ioc  a forked leader reads, then raw clone(CLONE_IO) children\n"
 	"                share its io_context, write/read/verify and exit at staggered\n"
 	"                times; the leader sometimes exits before them\n"
@@ -548,28 +551,51 @@ static void mode_buffered(struct client *c)
 	int good = 1;
 
 	fill(c, b0, n);
-	if (lseek(c->bfd, (off_t)off0, SEEK_SET) < 0) {
-		io_error(c, "lseek", off0, 0, -errno);
-		return;
-	}
-	while (pos < len) {
-		size_t blk_end = (pos / opt.bs + 1) * opt.bs;
-		size_t piece = 512 * (1 + rng_below(&c->aux, 8));
-		if (piece > blk_end - pos)
-			piece = blk_end - pos;
-		t0 = now_us();
-		ssize_t w = write(c->bfd, c->buf + pos, piece);
-		if (w <= 0) {
-			io_error(c, "write", off0 + pos, piece, w < 0 ? -errno : 0);
-			good = 0;
-			break;
+	/*
+	 * Sequential, or in two passes when the window has two pages or more:
+	 * every other page, whose writeback sync_file_range() starts from this
+	 * process (async requests, not merged, in its own queue: an async
+	 * slice can end by slice_async_rq), then the pages between, written
+	 * back by the fsync below (sync requests of the same queue).
+	 */
+	int passes = len >= 2 * PAGE && rng_below(&c->aux, 2) ? 2 : 1, err = 0;
+	for (int pass = 0; pass < passes && good; pass++) {
+		for (size_t pg = 0; pg < len && good; pg += PAGE) {
+			size_t end = passes == 1 ? len : pg + PAGE;
+			if (passes == 2 && (pg / PAGE) % 2 != (size_t)pass)
+				continue;
+			pos = passes == 1 ? 0 : pg;
+			if (lseek(c->bfd, (off_t)(off0 + pos), SEEK_SET) < 0) {
+				io_error(c, "lseek", off0 + pos, 0, -errno);
+				return;
+			}
+			while (pos < end) {
+				size_t blk_end = (pos / opt.bs + 1) * opt.bs;
+				size_t piece = 512 * (1 + rng_below(&c->aux, 8));
+				if (piece > blk_end - pos)
+					piece = blk_end - pos;
+				t0 = now_us();
+				ssize_t w = write(c->bfd, c->buf + pos, piece);
+				if (w <= 0) {
+					io_error(c, "write", off0 + pos, piece, w < 0 ? -errno : 0);
+					good = 0;
+					break;
+				}
+				mode_op(c, (uint64_t)w, t0);
+				pos += (size_t)w;
+			}
+			if (passes == 1)
+				break;
 		}
-		mode_op(c, (uint64_t)w, t0);
-		pos += (size_t)w;
+		if (pass == 0 && passes == 2 && good &&
+		    sync_file_range(c->bfd, (off64_t)off0, (off64_t)len, SYNC_FILE_RANGE_WRITE)) {
+			io_error(c, "sync_file_range", off0, len, -errno);
+			good = 0;
+		}
 	}
 
 	/* fsync, sync_file_range and wait, or start writeback then fsync */
-	int how = (int)rng_below(&c->aux, 3), err = 0;
+	int how = passes == 2 ? 0 : (int)rng_below(&c->aux, 3);
 	t0 = now_us();
 	if (how == 0) {
 		err = fsync(c->bfd) ? errno : 0;
