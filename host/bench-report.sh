@@ -243,7 +243,8 @@ awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(set
 	}' points.csv >summary.txt
 # I/O priorities and the failing disk (bench-ionice, bench-timeouts lines)
 [ ! -s extras.log ] || awk '
-	{ split("", f); for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) f[substr($i, 1, p - 1)] = substr($i, p + 1) } }
+	# values + 0: substr() gives strings, which compare as strings ("100" < "80")
+	{ split("", f); for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) { v = substr($i, p + 1); f[substr($i, 1, p - 1)] = v ~ /^[0-9.]+$/ ? v + 0 : v } } }
 	function verdict(ok) { return ok ? "[met]   " : "[missed]" }
 	$1 == "bench-ionice" && f["case"] == "rt-vs-3be" { printf "  %s ionice: RT reader vs 3 BE readers gets >= 80%% of the disk time: %d%%\n", verdict(f["share_pct"] >= 80), f["share_pct"] }
 	$1 == "bench-ionice" && f["case"] == "be0-vs-be7" { printf "  %s ionice: BE 0 vs BE 7 used slices %.1f / %.1f ms = %.2f, documented 4.50 +-10%%\n", verdict(f["ratio_pct"] >= 405 && f["ratio_pct"] <= 495), f["be0_ms"], f["be7_ms"], f["ratio_pct"] / 100 }

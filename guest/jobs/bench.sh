@@ -253,7 +253,10 @@ ionice_points() { # dev
 	node=$(dev_up "$1" "$SCALE") || { skip "dev=$1 case=ionice reason=no-device"; return; }
 	sched_set "$node" cfq || { skip "dev=$1 case=ionice reason=no-cfq"; dev_down "$1"; return; }
 	# backlogged readers (libaio depth 16): their slices end by time
-	rd() { dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip="$1" count=2000000 2>/dev/null; }
+	# dd in the background itself ($! is dd): killing a subshell that runs
+	# it would leave dd reading, and an IDLE reader waits for as long as it
+	# reads (it cannot even be killed, being in D state in the meantime)
+	rd() { dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip="$1" count=2000000 2>/dev/null & }
 	fr() { # MiB_offset class level (random: sequential reads submitted together merge)
 		fio --name=r --filename="/dev/$node" --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
 			--offset=$(($1 << 20)) --size=256m --prioclass="$2" --prio="$3" --runtime="$TIME" --time_based >/dev/null 2>&1
@@ -276,7 +279,7 @@ ionice_points() { # dev
 			printf "bench-ionice dev=%s case=be0-vs-be7 be0_ms=%.1f be7_ms=%.1f ratio_pct=%d\n", dev, a, b, b ? 100 * a / b : 0 }' \
 		dev="$1" $T/trace >&3
 	trace_start "$node" notify
-	rd 0 & b="$!"; rd 262144 & b="$b $!"
+	rd 0; b="$!"; rd 262144; b="$b $!"
 	sleep 1
 	ionice -c 3 dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip=524288 count=2000000 2>/dev/null & i="$!"
 	sleep "$TIME"; echo "rig: BE readers stop" >$T/trace_marker
