@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { OPT_CPUS = 100, OPT_INTERVAL };
 
@@ -128,8 +129,19 @@ int main(int argc, char **argv)
 	if (opt.clients != 1)
 		usage_error("hotplug runs one client");
 	find_cpus();
-	if (!ncpus)
-		usage_error("no hotpluggable CPUs found under %s", opt.sysfs_root);
+	if (!ncpus) {
+		char cpu0[4096];
+
+		snprintf(cpu0, sizeof(cpu0), "%s/devices/system/cpu/cpu0", opt.sysfs_root);
+		if (access(cpu0, F_OK))
+			usage_error("no CPUs found under %s", opt.sysfs_root);
+		/* a guest with one vCPU (VCPUS=1): cpu0 is never toggled */
+		fprintf(stderr, "hotplug: only cpu0 under %s: nothing to toggle\n",
+			opt.sysfs_root);
+		opt.stall_s = 0;
+		st = stats_alloc(1);
+		return report_results(st, 1, 1);
+	}
 
 	if (opt.dry_run || opt.print_plan) {
 		struct rng r;

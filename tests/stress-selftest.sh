@@ -202,6 +202,14 @@ ln -sf /dev/null "$fake/devices/system/cpu/cpu2/online"
 run h2 hotplug --sysfs-root "$fake" --duration 1 --interval-ms 20
 status_is 1 && err_has h2 "cpu2/online"
 verdict $? "hotplug fails loudly when a CPU state does not read back (exit 1)"
+rm -rf "$fake"/devices/system/cpu/cpu[123]
+run h3 hotplug --sysfs-root "$fake" --duration 1
+status_is 0 && grep -q 'status=ok' "$tmp/h3.out" && err_has h3 "only cpu0"
+verdict $? "hotplug with only cpu0 (a 1-vCPU guest): nothing to toggle, exit 0"
+rm -rf "$fake"/devices/system/cpu
+run h4 hotplug --sysfs-root "$fake" --duration 1
+status_is 2 && err_has h4 "no CPUs found"
+verdict $? "hotplug with no CPU tree at all is a usage error (exit 2)"
 
 make_fake
 dd if=/dev/zero of="$tmp/vda" bs=1M count=4 status=none
