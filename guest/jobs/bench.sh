@@ -24,6 +24,7 @@
 #                      device; empty: skip):
 #     bench-ionice case=rt-vs-3be rt_us= total_us= share_pct=
 #     bench-ionice case=be0-vs-be7 be0_ms= be7_ms= ratio_pct=   (mean used sync slice)
+#                  be0_timed_ms= be7_timed_ms= timed_ratio_pct=   (timed from its first completion)
 #     bench-ionice case=idle-vs-2be busy_slices= after_slices=
 #   RIG_BENCH_TIMEOUTS io_timeout in s of the failing-disk points (empty: skip):
 #     null_blk times out half of its requests, 100 readers of 4 O_DIRECT blocks
@@ -273,10 +274,14 @@ ionice_points() { # dev
 	fr 0 2 0 & p="$!"; fr 1024 2 7 & p="$p $!"
 	wait $p
 	trace_stop "$node"
-	awk '/ slice_expire reason=time / { for (i = 1; i <= NF; i++) { if ($i ~ /^used_us=/) u = substr($i, 9); if ($i ~ /^prio=be\//) l = substr($i, 9) }
-		s[l] += u; n[l]++ }
+	# used: from the slice's start; timed: from its first completion
+	awk '/ slice_expire reason=time / { for (i = 1; i <= NF; i++) { if ($i ~ /^used_us=/) u = substr($i, 9)
+			if ($i ~ /^timed_us=/) t = substr($i, 10); if ($i ~ /^prio=be\//) l = substr($i, 9) }
+		s[l] += u; st[l] += t; n[l]++ }
 		END { a = n[0] ? s[0] / n[0] / 1000 : 0; b = n[7] ? s[7] / n[7] / 1000 : 0
-			printf "bench-ionice dev=%s case=be0-vs-be7 be0_ms=%.1f be7_ms=%.1f ratio_pct=%d\n", dev, a, b, b ? 100 * a / b : 0 }' \
+			c = n[0] ? st[0] / n[0] / 1000 : 0; d = n[7] ? st[7] / n[7] / 1000 : 0
+			printf "bench-ionice dev=%s case=be0-vs-be7 be0_ms=%.1f be7_ms=%.1f ratio_pct=%d be0_timed_ms=%.1f be7_timed_ms=%.1f timed_ratio_pct=%d\n",
+				dev, a, b, b ? 100 * a / b : 0, c, d, d ? 100 * c / d : 0 }' \
 		dev="$1" $T/trace >&3
 	trace_start "$node" notify
 	rd 0; b="$!"; rd 262144; b="$b $!"
