@@ -164,7 +164,10 @@ expect "$(ms be/0)" 180 "BE level 0: sync slices of 180 ms (100 + 100/5 * 4)"
 expect "$(ms be/7)" 40 "BE level 7: sync slices of 40 ms (100 - 100/5 * 3)"
 used() { awk -v p="prio=$1" '/ slice_expire reason=time / && index($0, p) { for (i = 1; i <= NF; i++) if ($i ~ /^used_us=/) { s += substr($i, 9); n++ } }
 	END { if (n) printf "%d", s / n / 1000; else printf "0" }' $T/trace; }
-rig_result "# ionice: mean used sync slice (reason=time): be/0 $(used be/0) ms, be/7 $(used be/7) ms (documented ratio 4.5)"
+# how the BE 0 / BE 7 slices ended: "time:12 empty:3 ..." (used counts only time)
+ends() { awk -v p="prio=$1" '/ slice_expire / && index($0, p) { for (i = 1; i <= NF; i++) if ($i ~ /^reason=/) n[substr($i, 8)]++ }
+	END { for (r in n) printf "%s:%d ", r, n[r] }' $T/trace; }
+rig_result "# ionice: mean used sync slice (reason=time): be/0 $(used be/0) ms, be/7 $(used be/7) ms (documented ratio 4.5); slice ends be/0 $(ends be/0)be/7 $(ends be/7)"
 # 8c. an RT reader against 3 BE readers on the emulated disk: RT first, and
 #     RT preempts BE, so while the RT reader runs it gets the large
 #     majority of the disk time (every reader is backlogged)
