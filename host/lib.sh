@@ -100,7 +100,7 @@ flavor_fragments() {
 	debug) names="base debug" ;;
 	fast)  names="base debug fast" ;;
 	race)  names="base debug race" ;;
-	perf)  names="base" ;;
+	perf)  names="base perf" ;;
 	*) die "unknown FLAVOR '$1' (choose: debug, fast, race, perf)" ;;
 	esac
 	for f in $names; do
