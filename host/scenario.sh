@@ -14,6 +14,8 @@
 #   scheduler = cfq | mq-deadline | kyber | bfq | none   on every test device
 #   nullb     = MODULE-PARAMS          null_blk parameters (queue_mode=2 irqmode=2 ...)
 #   sdebug    = MODULE-PARAMS          scsi_debug parameters (dev_size_mb=256 ...)
+#   iosched   = NAME=VALUE ...         the scheduler's tunables (queue/iosched/NAME),
+#                                      set on every test device once it is selected
 #   faults    = NAME ...               fault sets faults/NAME.flt, armed together
 #                                      (none: no faults; all: every set)
 #   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is a stressor of
@@ -40,11 +42,11 @@ to_seconds() {
 }
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# parse FILE: sets duration seed devices scheduler nullb sdebug faults, stressors[]
+# parse FILE: sets duration seed devices scheduler nullb sdebug iosched faults, stressors[]
 parse() {
 	local file=$1 n=0 line key val name dev d
 	[ -f "$file" ] || { echo "$file: no such scenario" >&2; return 2; }
-	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' faults=none
+	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' iosched='' faults=none
 	stressors=()
 	fail() { echo "$file:$n: $*" >&2; return 2; }
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -69,6 +71,9 @@ parse() {
 		nullb | sdebug) [[ "$val" =~ ^([a-z_]+=[0-9a-z,_]+[[:space:]]*)*$ ]] ||
 			{ fail "$key parameters must be name=value words (got '$val')"; return 2; }
 			printf -v "$key" '%s' "$val" ;;
+		iosched) [[ "$val" =~ ^([a-z_]+=[0-9a-z]+[[:space:]]*)+$ ]] ||
+			{ fail "iosched must be tunable=value words (got '$val')"; return 2; }
+			iosched=$val ;;
 		faults) faults=$(fault_list "$val") || { fail "$faults"; return 2; } ;;
 		stressor) name=${val%% *} dev=''
 			[[ "$name" == *@* ]] && dev=${name#*@} name=${name%@*}
@@ -76,11 +81,12 @@ parse() {
 			[ -z "$dev" ] || in_list "$dev" "$DEVS" || { fail "unknown device '@$dev'"; return 2; }
 			[[ "$val" != *"'"* ]] || { fail "quotes are not allowed in stressor options"; return 2; }
 			stressors+=("$n|$val") ;;
-		*) fail "unknown key '$key' (keys: duration seed devices scheduler nullb sdebug faults stressor)"; return 2 ;;
+		*) fail "unknown key '$key' (keys: duration seed devices scheduler nullb sdebug iosched faults stressor)"; return 2 ;;
 		esac
 	done <"$file"
 	[ -n "$duration" ] || { n=0; fail "missing 'duration'"; return 2; }
 	[ "${#stressors[@]}" -gt 0 ] || { n=0; fail "no stressor"; return 2; }
+	[ -z "$iosched" ] || [ "$scheduler" != none ] || { n=0; fail "iosched is set but scheduler = none has no tunables"; return 2; }
 	local s
 	for s in "${stressors[@]}"; do
 		n=${s%%|*} val=${s#*|} name=${val%% *} dev=''
@@ -134,6 +140,7 @@ plan)
 	echo "PLAN_SCHED='$scheduler'"
 	echo "PLAN_NULLB='$nullb'"
 	echo "PLAN_SDEBUG='$sdebug'"
+	echo "PLAN_IOSCHED='$iosched'"
 	echo "PLAN_FAULTS='$faults'"
 	echo "PLAN_N=${#stressors[@]}"
 	i=0

@@ -58,6 +58,12 @@ f=$(scn key "${base[@]}" "colour = blue")
 expect "unknown key" 2 "key.scn:4: unknown key 'colour'" host/scenario.sh check "$f"
 f=$(scn quote "duration = 30" "stressor = readers --x 'a'")
 expect "quotes in stressor options" 2 "quote.scn:2: quotes are not allowed" host/scenario.sh check "$f"
+f=$(scn tun "${base[@]}" "iosched = slice_idle=20 quantum=8")
+expect "iosched tunables reach the plan" 0 "^PLAN_IOSCHED='slice_idle=20 quantum=8'$" host/scenario.sh plan "$f" 7
+f=$(scn tunbad "${base[@]}" "iosched = slice_idle")
+expect "iosched without a value" 2 "tunbad.scn:4: iosched must be tunable=value words" host/scenario.sh check "$f"
+f=$(scn tunnone "duration = 30" "scheduler = none" "iosched = slice_idle=20" "stressor = readers@virtio")
+expect "iosched with scheduler none" 2 "tunnone.scn:0: iosched is set but scheduler = none" host/scenario.sh check "$f"
 expect "missing scenario file" 2 "no such scenario" host/scenario.sh check "$tmp/none.scn"
 expect "FAULTS= with an unknown set" 2 "FAULTS: no fault set faults/nope.flt" env FAULTS="alloc nope" host/scenario.sh plan "$tmp/good.scn" 1
 expect "bad DURATION on the command line" 2 "DURATION 'x1' is not a time" host/scenario.sh plan "$tmp/good.scn" 1 x1

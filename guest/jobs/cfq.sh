@@ -337,6 +337,33 @@ rmmod null_blk
 modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
 	memory_backed=1 hw_queue_depth=64 || bad "null_blk loads again"
 
+# 14. a slow device (40 ms a request, slice_idle 10 ms): a sync slice whose
+#     request is still in the driver keeps the device to its end, when the
+#     timer armed for it ends the slice "time". The blk-mq re-runs while
+#     other readers wait used to end it "empty" once less than slice_idle
+#     was left (patch 15): 0 of 113 slices ended by time, 98 of 107 since.
+rmmod null_blk
+modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=40000000 nr_devices=1 gb=1 \
+	memory_backed=1 hw_queue_depth=64 || bad "null_blk loads with 40 ms completions"
+sw nullb0 cfq
+echo 10 >$N/slice_idle
+trace_on nullb0
+pids=; for i in 0 1 2; do dd_reader nullb0 $((i * 65536)); pids="$pids $!"; done
+sleep 8
+# shellcheck disable=SC2086
+kill $pids 2>/dev/null; wait $pids 2>/dev/null
+trace_off nullb0
+all=$(grep -c ' slice_expire ' $T/trace)
+bytime=$(grep -c ' slice_expire reason=time ' $T/trace)
+rig_result "# slow device: $bytime of $all slices of 3 sync readers ended by time; ends: $(ends be/4)"
+[ "$all" -ge 10 ] && [ $((bytime * 2)) -gt "$all" ] &&
+	ok "slow device: a slice keeps the device while its request is in flight ($bytime of $all end by time)" ||
+	bad "slow device: a slice keeps the device while its request is in flight (only $bytime of $all end by time)"
+sw nullb0 mq-deadline
+rmmod null_blk
+modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
+	memory_backed=1 hw_queue_depth=64 || bad "null_blk loads again"
+
 # 7. a switch to cfq whose Kth allocation fails (/proc/self/fail-nth; sleeping
 #    allocations made failable with probability 0, so nothing else fails) must
 #    fail cleanly, leave a working scheduler, and leak no module reference:

@@ -42,6 +42,11 @@ for d in $PLAN_DEVICES; do
 	[ -b "$n" ] || { rig_finding "rig: device $d did not appear"; exit 1; }
 	echo "$PLAN_SCHED" >"/sys/block/${n#/dev/}/queue/scheduler" ||
 		{ rig_finding "rig: cannot select $PLAN_SCHED on $d"; exit 1; }
+	# the scenario's tunables (a round recorded before they existed has none)
+	for t in ${PLAN_IOSCHED:-}; do
+		echo "${t#*=}" >"/sys/block/${n#/dev/}/queue/iosched/${t%%=*}" ||
+			{ rig_finding "rig: cannot set iosched $t on $d ($PLAN_SCHED)"; exit 1; }
+	done
 	case " $torn " in *" $d "*) continue ;; esac
 	queues="$queues${queues:+,}/sys/block/${n#/dev/}/queue/scheduler"
 done
