@@ -27,7 +27,7 @@ html() { # INFO OUT_DIR: the genhtml report (never fatal: the tracefile is the r
 # and line ranges never reached (a range ends at the next line that ran).
 line() {
 	awk -v src="$(basename "$SRC")" '
-	/^SF:/ { keep = ($0 ~ ("/" src "$")) }
+	/^SF:/ { keep = ($0 ~ ("/" src "$")); if (keep) file = substr($0, 4) }
 	!keep { next }
 	/^FN:/ { split(substr($0, 4), a, ","); fnline[a[2]] = a[1] + 0 }
 	/^FNDA:/ { split(substr($0, 6), a, ","); fnhit[a[2]] += a[1] }
@@ -55,6 +55,16 @@ line() {
 			if (start) { out = out " " (start == last ? start : start "-" last); start = 0 }
 		}
 		if (out != "") print "  lines never reached:" out
+		# branch outcomes never taken, and how many sit on assertion lines
+		# (WARN/BUG/lockdep/refcount checks: their other side is a bug)
+		nt = 0; na = 0
+		for (k in br) if (!(k in brhit)) { split(k, a, SUBSEP); nt++; miss_br[a[1] + 0]++ }
+		if (nt && (getline t < file) > 0) {
+			ln = 1
+			do { if ((ln in miss_br) && t ~ /WARN|BUG_ON|lockdep_assert|refcount_/) na += miss_br[ln]; ln++ }
+			while ((getline t < file) > 0)
+			printf "  branch outcomes never taken: %d, %d of them on assertion lines (WARN, BUG_ON, lockdep, refcount)\n", nt, na
+		}
 	}' "$1"
 }
 
