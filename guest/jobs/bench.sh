@@ -25,6 +25,7 @@
 #     bench-ionice case=rt-vs-3be rt_us= total_us= share_pct=
 #     bench-ionice case=be0-vs-be7 be0_ms= be7_ms= ratio_pct=   (mean used sync slice)
 #                  be0_timed_ms= be7_timed_ms= timed_ratio_pct=   (timed from its first completion)
+#                  be0_iops= be7_iops= iops_ratio_pct=   (what each reader got of the disk)
 #     bench-ionice case=idle-vs-2be busy_slices= after_slices=
 #   RIG_BENCH_TIMEOUTS io_timeout in s of the failing-disk points (empty: skip):
 #     null_blk times out half of its requests, 100 readers of 4 O_DIRECT blocks
@@ -258,9 +259,12 @@ ionice_points() { # dev
 	# it would leave dd reading, and an IDLE reader waits for as long as it
 	# reads (it cannot even be killed, being in D state in the meantime)
 	rd() { dd if="/dev/$node" of=/dev/null bs=4k iflag=direct skip="$1" count=2000000 2>/dev/null & }
-	fr() { # MiB_offset class level (random: sequential reads submitted together merge)
+	# fr MiB_offset class level (random: sequential reads submitted together
+	# merge); its terse result in /tmp/fr.CLASS.LEVEL (field 8: read IOPS)
+	fr() {
 		fio --name=r --filename="/dev/$node" --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
-			--offset=$(($1 << 20)) --size=256m --prioclass="$2" --prio="$3" --runtime="$TIME" --time_based >/dev/null 2>&1
+			--offset=$(($1 << 20)) --size=256m --prioclass="$2" --prio="$3" --runtime="$TIME" --time_based \
+			--minimal --output="/tmp/fr.$2.$3" >/dev/null 2>&1
 	}
 	trace_start "$node" notify
 	p=; for i in 1 2 3; do fr $((i * 1024)) 2 4 & p="$p $!"; done
@@ -280,9 +284,9 @@ ionice_points() { # dev
 		s[l] += u; st[l] += t; n[l]++ }
 		END { a = n[0] ? s[0] / n[0] / 1000 : 0; b = n[7] ? s[7] / n[7] / 1000 : 0
 			c = n[0] ? st[0] / n[0] / 1000 : 0; d = n[7] ? st[7] / n[7] / 1000 : 0
-			printf "bench-ionice dev=%s case=be0-vs-be7 be0_ms=%.1f be7_ms=%.1f ratio_pct=%d be0_timed_ms=%.1f be7_timed_ms=%.1f timed_ratio_pct=%d\n",
-				dev, a, b, b ? 100 * a / b : 0, c, d, d ? 100 * c / d : 0 }' \
-		dev="$1" $T/trace >&3
+			printf "bench-ionice dev=%s case=be0-vs-be7 be0_ms=%.1f be7_ms=%.1f ratio_pct=%d be0_timed_ms=%.1f be7_timed_ms=%.1f timed_ratio_pct=%d be0_iops=%d be7_iops=%d iops_ratio_pct=%d\n",
+				dev, a, b, b ? 100 * a / b : 0, c, d, d ? 100 * c / d : 0, i0, i7, i7 ? 100 * i0 / i7 : 0 }' \
+		dev="$1" i0="$(cut -d';' -f8 /tmp/fr.2.0 2>/dev/null)" i7="$(cut -d';' -f8 /tmp/fr.2.7 2>/dev/null)" $T/trace >&3
 	trace_start "$node" notify
 	rd 0; b="$!"; rd 262144; b="$b $!"
 	sleep 1
