@@ -1173,11 +1173,14 @@ static void mode_discard(struct client *c)
 
 /* The scheduler's debugfs attributes (block/<disk>/sched/: active_queue,
  * rr_list, dispatch, queues) walk its lists under its lock: read them all
- * while a helper does sync I/O on the same queue. */
+ * while a helper does sync I/O on the same queue. Half the rounds with the
+ * disk's blktrace on (its sysfs trace/enable): the scheduler's messages are
+ * formatted under its lock, with IRQs off, only while a trace is set up,
+ * and the trace comes and goes under I/O as a user's blktrace would. */
 static void mode_debugfs(struct client *c)
 {
 	static const char *const files[] = { "active_queue", "rr_list", "dispatch", "queues" };
-	char qdir[PATH_MAX], path[PATH_MAX + 64], buf[16384];
+	char qdir[PATH_MAX], path[PATH_MAX + 64], trace[PATH_MAX + 64], buf[16384];
 	int n = clampi(1 + (int)rng_below(&c->aux, 8), 1, win_max);
 	uint64_t b0 = window(c, n), t0 = now_us();
 	const char *disk;
@@ -1189,6 +1192,7 @@ static void mode_debugfs(struct client *c)
 	}
 	*strrchr(qdir, '/') = '\0';	/* .../block/<disk>/queue -> .../block/<disk> */
 	disk = strrchr(qdir, '/') + 1;
+	snprintf(trace, sizeof(trace), "%s/trace/enable", qdir);
 	fill(c, b0, n);
 	pid_t p = fork_helper(c, 3);
 	if (p == 0) {
@@ -1196,6 +1200,8 @@ static void mode_debugfs(struct client *c)
 		_exit(0);
 	}
 	for (int round = 0; round < 4; round++) {
+		/* no trace/ directory (a kernel without blktrace): reads only */
+		(void)sysfs_write(trace, rng_below(&c->aux, 2) ? "1" : "0");
 		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 			snprintf(path, sizeof(path), "/sys/kernel/debug/block/%s/sched/%s", disk, files[i]);
 			if (sysfs_read(path, buf, sizeof(buf)) >= 0)
@@ -1204,6 +1210,7 @@ static void mode_debugfs(struct client *c)
 	}
 	if (p > 0)
 		reap_all(c);
+	(void)sysfs_write(trace, "0");
 	if (read_any)
 		mode_op(c, 0, t0);
 	else	/* not on cfq right now (no sched/ files), or no debugfs */
