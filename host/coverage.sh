@@ -59,12 +59,10 @@ line() {
 		# (WARN/BUG/lockdep/refcount checks: their other side is a bug)
 		nt = 0; na = 0
 		for (k in br) if (!(k in brhit)) { split(k, a, SUBSEP); nt++; miss_br[a[1] + 0]++ }
-		if (nt && (getline t < file) > 0) {
-			ln = 1
-			do { if ((ln in miss_br) && t ~ /WARN|BUG_ON|lockdep_assert|refcount_/) na += miss_br[ln]; ln++ }
-			while ((getline t < file) > 0)
-			printf "  branch outcomes never taken: %d, %d of them on assertion lines (WARN, BUG_ON, lockdep, refcount)\n", nt, na
-		}
+		ln = 0
+		while (nt && (getline t < file) > 0)
+			if (((++ln) in miss_br) && t ~ /WARN|BUG_ON|lockdep_assert|refcount_/) na += miss_br[ln]
+		if (ln) printf "  branch outcomes never taken: %d, %d of them on assertion lines (WARN, BUG_ON, lockdep, refcount)\n", nt, na
 	}' "$1"
 }
 

@@ -9,8 +9,14 @@ expect() { if [ "$1" = "$2" ]; then ok "$3"; else bad "$3 (got '$1', want '$2')"
 cur_sched() { sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$1/queue/scheduler"; }
 sw() { echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null && [ "$(cur_sched "$1")" = "$2" ]; }
 
-modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
-	memory_backed=1 hw_queue_depth=64 || bad "null_blk loads"
+# null_blk for the checks (1 ms timer completions), loaded again with more
+# parameters where a section needs them (a later one wins)
+nullb_load() {
+	rmmod null_blk 2>/dev/null
+	modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
+		memory_backed=1 hw_queue_depth=64 "$@"
+}
+nullb_load || bad "null_blk loads"
 
 # 1. module and selection
 modprobe cfq-iosched && ok "modprobe cfq-iosched" || bad "modprobe cfq-iosched"
@@ -294,9 +300,7 @@ sw nullb0 mq-deadline
 
 # 12. requeues (null_blk requeue injection): served in their queue's slice,
 #     under max_depth (show_status: the high-water mark of in-driver requests)
-rmmod null_blk
-modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
-	memory_backed=1 hw_queue_depth=64 requeue=1,20,0,-1 || bad "null_blk loads with requeue injection"
+nullb_load requeue=1,20,0,-1 || bad "null_blk loads with requeue injection"
 sw nullb0 cfq
 readers --dev /dev/nullb0 --size $((256 << 20)) --clients 3 --engine aio --qd 8 --pattern rand \
 	--duration 5 --seed 9 >/tmp/requeue.r 2>&1 || bad "readers under requeue injection: $(tail -n1 /tmp/requeue.r)"
@@ -312,9 +316,7 @@ sw nullb0 mq-deadline
 #     timeout here, 30 s by default) with 40 short O_DIRECT readers: cfq
 #     must finish within a small multiple of mq-deadline's time, not wait
 #     the timeouts out max_depth at a time.
-rmmod null_blk
-modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
-	memory_backed=1 hw_queue_depth=64 timeout=1,50,0,-1 || bad "null_blk loads with timeout injection"
+nullb_load timeout=1,50,0,-1 || bad "null_blk loads with timeout injection"
 echo 2000 >/sys/block/nullb0/queue/io_timeout
 failing_disk() { # scheduler -> seconds for 40 readers of 4 blocks each
 	sw nullb0 "$1"
@@ -333,18 +335,13 @@ rig_result "# failing disk: 40 readers, 50% timeouts (2 s): mq-deadline $((dl / 
 [ "$cq" -le $((dl * 3 + 20)) ] && ok "failing disk: cfq within 3x mq-deadline's time (+2 s) ($cq vs $dl tenths)" ||
 	bad "failing disk: cfq within 3x mq-deadline's time (+2 s) ($cq vs $dl tenths of s)"
 sw nullb0 mq-deadline
-rmmod null_blk
-modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
-	memory_backed=1 hw_queue_depth=64 || bad "null_blk loads again"
 
 # 14. a slow device (40 ms a request, slice_idle 10 ms): a sync slice whose
 #     request is still in the driver keeps the device to its end, when the
 #     timer armed for it ends the slice "time". The blk-mq re-runs while
 #     other readers wait used to end it "empty" once less than slice_idle
 #     was left (patch 15): 0 of 113 slices ended by time, 98 of 107 since.
-rmmod null_blk
-modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=40000000 nr_devices=1 gb=1 \
-	memory_backed=1 hw_queue_depth=64 || bad "null_blk loads with 40 ms completions"
+nullb_load completion_nsec=40000000 || bad "null_blk loads with 40 ms completions"
 sw nullb0 cfq
 echo 10 >$N/slice_idle
 trace_on nullb0
@@ -360,9 +357,7 @@ rig_result "# slow device: $bytime of $all slices of 3 sync readers ended by tim
 	ok "slow device: a slice keeps the device while its request is in flight ($bytime of $all end by time)" ||
 	bad "slow device: a slice keeps the device while its request is in flight (only $bytime of $all end by time)"
 sw nullb0 mq-deadline
-rmmod null_blk
-modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
-	memory_backed=1 hw_queue_depth=64 || bad "null_blk loads again"
+nullb_load || bad "null_blk loads again"
 
 # 7. a switch to cfq whose Kth allocation fails (/proc/self/fail-nth; sleeping
 #    allocations made failable with probability 0, so nothing else fails) must
