@@ -78,7 +78,7 @@ static struct stats *st;
 /* per client and mode, in shared memory like the stats (the forked helpers
  * count there too) */
 struct mode_count {
-	uint64_t ops, skipped, errors;
+	uint64_t ops, skipped, errors, retried;
 };
 static struct mode_count *mc;
 
@@ -125,8 +125,9 @@ static const char help[] =
 	"A mode the device refuses (SG_IO off SCSI, no discard, no io_uring) counts\n"
 	"as skipped and the client stops picking it; a client left without modes\n"
 	"ends. At the end one line per mode selected (ops: I/O calls that went\n"
-	"through, summed over clients):\n"
-	"  paths mode=NAME ops=N skipped=N errors=N\n";
+	"through, summed over clients; retried: SCSI commands sent again after an\n"
+	"ABORTED COMMAND or UNIT ATTENTION, up to 5 times, as sd does):\n"
+	"  paths mode=NAME ops=N skipped=N errors=N retried=N\n";
 
 static int handle(int id, const char *arg)
 {
@@ -1009,6 +1010,20 @@ static void put_be(unsigned char *p, uint64_t v, int bytes)
 		p[i] = (unsigned char)v;
 }
 
+/* SAM status, sense keys, and how often sg_rw retries a command */
+#define SG_CHECK_CONDITION	0x02
+#define SK_UNIT_ATTN		0x6
+#define SK_ABORTED		0xb
+#define SG_RETRIES		5
+
+/* the sense key of a finished command, -1 without sense data */
+static int sense_key(const sg_io_hdr_t *h, const unsigned char *sense)
+{
+	if (h->sb_len_wr < 3)
+		return -1;
+	return (sense[0] & 0x7f) >= 0x72 ? sense[1] & 0xf : sense[2] & 0xf;
+}
+
 /* One SCSI READ or WRITE of window blocks [0, n) at b0. Returns 0, 1 when
  * refused (skipped, mode disabled), -1 after counting an error. */
 static int sg_rw(struct client *c, int write, uint64_t b0, int n)
@@ -1042,18 +1057,26 @@ static int sg_rw(struct client *c, int write, uint64_t b0, int n)
 	h.mx_sb_len = sizeof(sense);
 	h.timeout = 120000;			/* ms */
 	t0 = now_us();
-	if (ioctl(c->dfd, SG_IO, &h) < 0) {
-		int err = errno;
-		if (refused(err) || err == EPERM) {
-			mode_skip(c, "SG_IO", err, 1);
-			return 1;
+	for (int tries = 0;; tries++) {
+		if (ioctl(c->dfd, SG_IO, &h) < 0) {
+			int err = errno;
+			if (refused(err) || err == EPERM) {
+				mode_skip(c, "SG_IO", err, 1);
+				return 1;
+			}
+			io_error(c, write ? "SG_IO write" : "SG_IO read", off, len, -err);
+			return -1;
 		}
-		io_error(c, write ? "SG_IO write" : "SG_IO read", off, len, -err);
-		return -1;
+		/* the kernel never retries passthrough: a CHECK CONDITION with
+		 * ABORTED COMMAND or UNIT ATTENTION is ours to retry, as sd
+		 * retries its own (scsi_debug's opts=0x10 injects them) */
+		if (h.status != SG_CHECK_CONDITION || tries >= SG_RETRIES ||
+		    (sense_key(&h, sense) != SK_ABORTED && sense_key(&h, sense) != SK_UNIT_ATTN))
+			break;
+		__atomic_add_fetch(&mcount(c)->retried, 1, __ATOMIC_RELAXED);
 	}
 	if (h.status || h.host_status || h.driver_status || h.resid) {
-		int key = h.sb_len_wr < 3 ? -1 :
-			  (sense[0] & 0x7f) >= 0x72 ? sense[1] & 0xf : sense[2] & 0xf;
+		int key = sense_key(&h, sense);
 		stats_error(&st[c->idx]);
 		__atomic_add_fetch(&mcount(c)->errors, 1, __ATOMIC_RELAXED);
 		if (opt.verbose || !opt.allow_errors)
@@ -1330,17 +1353,19 @@ int main(int argc, char **argv)
 	st = stats_alloc(opt.clients);
 	run_clients(opt.clients, client, NULL, st);
 	for (int m = 0; m < NMODES; m++) {
-		struct mode_count sum = { 0, 0, 0 };
+		struct mode_count sum = { 0, 0, 0, 0 };
 		if (!enabled[m])
 			continue;
 		for (int c = 0; c < opt.clients; c++) {
 			sum.ops += mc[(size_t)c * NMODES + (size_t)m].ops;
 			sum.skipped += mc[(size_t)c * NMODES + (size_t)m].skipped;
 			sum.errors += mc[(size_t)c * NMODES + (size_t)m].errors;
+			sum.retried += mc[(size_t)c * NMODES + (size_t)m].retried;
 		}
-		printf("paths mode=%s ops=%llu skipped=%llu errors=%llu\n", mode_names[m],
-		       (unsigned long long)sum.ops, (unsigned long long)sum.skipped,
-		       (unsigned long long)sum.errors);
+		printf("paths mode=%s ops=%llu skipped=%llu errors=%llu retried=%llu\n",
+		       mode_names[m], (unsigned long long)sum.ops,
+		       (unsigned long long)sum.skipped, (unsigned long long)sum.errors,
+		       (unsigned long long)sum.retried);
 	}
 	return report_results(st, opt.clients, 0);
 }

@@ -19,6 +19,7 @@
 #                      first rotdisk/nulllat of DEVS; empty: skip)
 #   RIG_BENCH_TRACE    device of the cfq slice timeline (same default; empty: skip)
 #   RIG_BENCH_TRACE_TIME (3 s)  RIG_BENCH_TRACE_LINES (3000)  RIG_BENCH_TRACE_IDLE_US (1000)
+#   RIG_BENCH_TRACE_CLIENTS (4)
 #   RIG_BENCH_NULL_NSEC  nulllat's completion latency at scale 100 (1000000)
 #   RIG_BENCH_IONICE   device of the I/O priority points, cfq only (the slow
 #                      device; empty: skip):
@@ -98,7 +99,7 @@ point() {
 	dev=$1 node=$2 scale=$3 sched=$4 case=$5 clients=$6 rep=$7 secs=${8:-$TIME}
 	engine="--ioengine=psync --iodepth=1" w=0
 	case $case in
-	read-seq | check) rw=read bs=4 ;;
+	read-seq | check | trace) rw=read bs=4 ;;
 	read-rand | check-rand) rw=randread bs=64 ;;
 	write-seq) rw=write bs=4 w=1 ;;
 	write-rand) rw=randwrite bs=4 w=1 ;;
@@ -196,7 +197,7 @@ timeline() { # dev
 	echo blk >$T/current_tracer
 	echo issue,complete,notify >"/sys/block/$node/trace/act_mask"
 	echo 1 >"/sys/block/$node/trace/enable"
-	point "$1" "$node" "$SCALE" cfq trace 4 1 $((secs + 2)) >/dev/null &
+	point "$1" "$node" "$SCALE" cfq trace "${RIG_BENCH_TRACE_CLIENTS:-4}" 1 $((secs + 2)) >/dev/null &
 	sleep 1; echo 1 >$T/tracing_on
 	sleep "$secs"; echo 0 >$T/tracing_on
 	wait
