@@ -53,6 +53,14 @@ rig_heartbeat() {
 # Name of the scratch disk (virtio-blk, second drive).
 scratch_dev() { echo /dev/vdb; }
 
+# null_blk stands in for a rotating disk wherever the rig hunts or checks
+# slices: cfq idles only where it saves a seek, not on a non-rotational
+# device that queues (the series' patch 17), and null_blk is one. Marked
+# through sysfs once the disk is there; scsi_debug stays non-rotational.
+nullb_as_disk() { # disk name, e.g. nullb0
+	echo 1 >"/sys/block/$1/queue/rotational"
+}
+
 # A test device of a scenario (virtio, nullb, sdebug) -> its /dev node, once
 # it exists. Used by guest/jobs/scenario.sh and by the fault code that
 # host/faults.sh generates (target=DEV).

@@ -72,6 +72,8 @@ dev_up() {
 	esac
 	n=0
 	while [ ! -b /dev/$node ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+	# the latency stand-in is a disk; null_blk without latency stays what it is
+	[ "$1" != nulllat ] || nullb_as_disk nullb0
 	[ -b /dev/$node ] && echo "$node"
 }
 dev_down() {

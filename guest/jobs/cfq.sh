@@ -10,11 +10,12 @@ cur_sched() { sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$1/queue/scheduler"; }
 sw() { echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null && [ "$(cur_sched "$1")" = "$2" ]; }
 
 # null_blk for the checks (1 ms timer completions), loaded again with more
-# parameters where a section needs them (a later one wins)
+# parameters where a section needs them (a later one wins); marked
+# rotational, as a disk (section 17 checks it as it is, non-rotational)
 nullb_load() {
 	rmmod null_blk 2>/dev/null
 	modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 \
-		memory_backed=1 hw_queue_depth=64 "$@"
+		memory_backed=1 hw_queue_depth=64 "$@" && nullb_as_disk nullb0
 }
 nullb_load || bad "null_blk loads"
 
@@ -358,6 +359,80 @@ rig_result "# slow device: $bytime of $all slices of 3 sync readers ended by tim
 	bad "slow device: a slice keeps the device while its request is in flight (only $bytime of $all end by time)"
 sw nullb0 mq-deadline
 nullb_load || bad "null_blk loads again"
+
+# 15. show_status with more queues than a page holds: 48 O_DIRECT readers,
+#     one queue each (key_type pid). The listing stops with "..." inside
+#     the page instead of running past it, and the header still counts
+#     every queue.
+sw nullb0 cfq
+pids=; for i in $(seq 0 47); do dd_reader nullb0 $((i * 4096)); pids="$pids $!"; done
+sleep 3
+st=$(cat $N/show_status 2>&1)
+# shellcheck disable=SC2086
+kill $pids 2>/dev/null; wait $pids 2>/dev/null
+n=$(printf '%s\n' "$st" | wc -c)
+q=$(printf '%s\n' "$st" | sed -n 's/^queues: //p')
+rig_result "# show_status with $q queues: $n bytes, $(printf '%s\n' "$st" | grep -c 'cfqq: key=') listed"
+[ "${q:-0}" -ge 48 ] && [ "$n" -le 4096 ] && [ "$(printf '%s\n' "$st" | tail -n1)" = "..." ] &&
+	ok "show_status of $q queues stops at a page, with '...' ($n bytes)" ||
+	bad "show_status of ${q:-no} queues stops at a page, with '...' ($n bytes, last line '$(printf '%s\n' "$st" | tail -n1)')"
+sw nullb0 mq-deadline
+
+# 16. requeues of prepared requests on SCSI: scsi_debug ends every 16th
+#     command with ABORTED COMMAND, and sd retries it through
+#     blk_mq_requeue_request. The request keeps RQF_DONTPREP, so it goes
+#     back to the driver without the scheduler's insert and stays in
+#     flight for cfq: the in-driver count must balance once the load ends.
+if modprobe scsi_debug dev_size_mb=64 statistics=1 every_nth=16 opts=0x10; then
+	sleep 1
+	sd=$(devnode sdebug)
+	if [ -b "$sd" ] && sw "${sd#/dev/}" cfq; then
+		S=/sys/block/${sd#/dev/}/queue/iosched
+		readers --dev "$sd" --size $((32 << 20)) --clients 3 --engine aio --qd 8 --pattern rand \
+			--duration 4 --seed 5 >/tmp/sdreq.r 2>&1; rrc=$?
+		writers --dev "$sd" --offset $((32 << 20)) --size $((16 << 20)) --clients 1 --mode direct \
+			--qd 8 --duration 4 --seed 5 >/tmp/sdreq.w 2>&1; wrc=$?
+		st=$(cat $S/show_status)
+		rq=$(printf '%s\n' "$st" | sed -n 's/^requeued: //p')
+		dr=$(printf '%s\n' "$st" | sed -n 's/^in driver: \([0-9]*\).*/\1/p')
+		rig_result "# scsi_debug retries: requeued $rq, in driver after the load: $dr"
+		expect "$rrc/$wrc" 0/0 "readers/writers on scsi_debug with retried commands (data verified)"
+		[ "${rq:-0}" -gt 0 ] && [ "$dr" = 0 ] &&
+			ok "SCSI retries requeue prepared requests ($rq) and the in-driver count balances" ||
+			bad "SCSI retries requeue prepared requests and the in-driver count balances (requeued '$rq', in driver '$dr')"
+		sw "${sd#/dev/}" none
+	else
+		bad "scsi_debug disk appears and takes cfq"
+	fi
+	rmmod scsi_debug || bad "rmmod scsi_debug"
+else
+	bad "scsi_debug loads with retry injection"
+fi
+
+# 17. a non-rotational device that queues (null_blk as it is: 64 tags): a
+#     queue that runs dry ends its slice at once, without an idle window
+#     (legacy CFQ's rule, patch 17); marked rotational, the same device
+#     idles again, from the next decision on.
+echo 0 >/sys/block/nullb0/queue/rotational
+sw nullb0 cfq
+trace_on nullb0
+pids=; for i in 0 1; do dd_reader nullb0 $((i * 65536)); pids="$pids $!"; done
+sleep 3
+echo "rig: rotational" >$T/trace_marker
+nullb_as_disk nullb0
+sleep 3
+# shellcheck disable=SC2086
+kill $pids 2>/dev/null; wait $pids 2>/dev/null
+trace_off nullb0
+# shellcheck disable=SC2046 # four numbers
+set -- $(awk '/rig: rotational/ { after = 1 } / idle_arm / { if (after) ia++; else ib++ }
+	/ slice_expire / { if (after) ea++; else eb++ } END { printf "%d %d %d %d\n", ib, ia, eb, ea }' $T/trace)
+rig_result "# 2 sync readers on null_blk: non-rotational: $1 idle windows in $3 slices; marked rotational: $2 in $4"
+[ "$1" = 0 ] && [ "$3" -ge 20 ] && ok "no idle window on a non-rotational device that queues ($3 slices)" ||
+	bad "no idle window on a non-rotational device that queues ($1 idle windows in $3 slices)"
+[ "$2" -gt 0 ] && ok "the same device marked rotational idles again ($2 idle windows)" ||
+	bad "the same device marked rotational idles again (no idle window in $4 slices)"
+sw nullb0 mq-deadline
 
 # 7. a switch to cfq whose Kth allocation fails (/proc/self/fail-nth; sleeping
 #    allocations made failable with probability 0, so nothing else fails) must

@@ -22,7 +22,8 @@ allow='' stall=${RIG_STALL:-60} stall_td=${RIG_STALL:-60}
 for d in $PLAN_DEVICES; do
 	case "$d" in
 	nullb) modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=500000 gb=1 \
-		memory_backed=1 hw_queue_depth=64 $PLAN_NULLB $FAULT_NULLB || { rig_finding "rig: null_blk did not load"; exit 1; } ;;
+		memory_backed=1 hw_queue_depth=64 $PLAN_NULLB $FAULT_NULLB || { rig_finding "rig: null_blk did not load"; exit 1; }
+		nullb_as_disk nullb0 ;;
 	sdebug) modprobe scsi_debug dev_size_mb=256 $PLAN_SDEBUG || { rig_finding "rig: scsi_debug did not load"; exit 1; }
 		sleep 1 ;;
 	esac
