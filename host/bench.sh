@@ -127,7 +127,7 @@ for i in "${!boots[@]}"; do
 	if [ "$b" = 1 ]; then
 		# dispatch cost over every scheduler; check and timeline on the slow device
 		args+=("RIG_BENCH_IOPS=$IOPS" "RIG_BENCH_CHECK=$slow" "RIG_BENCH_TRACE=$slow" "RIG_BENCH_EXTRA_SCHEDS=$SCHEDS"
-			"RIG_BENCH_IONICE=$([ "$IONICE" = 1 ] && echo "$slow")" "RIG_BENCH_TIMEOUTS=$TIMEOUTS")
+			"RIG_BENCH_IONICE=$([ "$IONICE" = 0 ] || echo "$slow")" "RIG_BENCH_TIMEOUTS=$TIMEOUTS")
 		t=$((t + extras))
 	else
 		args+=("RIG_BENCH_IOPS=" "RIG_BENCH_CHECK=" "RIG_BENCH_TRACE=" "RIG_BENCH_IONICE=" "RIG_BENCH_TIMEOUTS=")
