@@ -171,11 +171,12 @@ if [ -s trace.log ]; then
 				t, nd, armed, fired, min, foreign, keys > "plot/timeline.txt" }' trace.log
 	touch plot/slices.dat plot/idle.dat
 	sum=$(sed -n '1h; 2{H; x; s/\n/\\n/; p}' plot/timeline.txt)
+	tn=$(grep -c '^trace key ' trace.log || true)	# clients of the timeline: one queue each
 	cat >plot/slices.gp <<-EOF
 		${term/1500,480/1500,440}
 		set output 'slices.png'
-		set title "cfq slice timeline (read-seq, 4 clients): a bar is a slice of the client's queue; marks above it: the disk idle >= the trace's threshold\n$sum"
-		set xlabel 'ms since the trace started'; set ylabel 'client (region)'; set ytics 1; set yrange [-0.6:3.8]
+		set title "cfq slice timeline (read-seq, $tn clients): a bar is a slice of the client's queue; marks above it: the disk idle >= the trace's threshold\n$sum"
+		set xlabel 'ms since the trace started'; set ylabel 'client (region)'; set ytics 1; set yrange [-0.6:$((tn > 0 ? tn - 1 : 3)).8]
 		set grid xtics; set key below horizontal
 		plot 'plot/slices.dat' using 2:1:(\$3-\$2):(0):(\$1+1) with vectors nohead lw 14 lc variable title 'slice', \\
 		     'plot/idle.dat' using 2:(\$4 == 1 ? \$1 + 0.3 : 1/0):(\$3-\$2):(0) with vectors nohead lw 5 lc rgb 'red' notitle, \\
@@ -189,7 +190,8 @@ fi
 
 # 5. the one screen: 1- and N-client rows of the main device, the check, the targets
 awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(settings time)" \
-	-v skipped="$(awk 'END { print NR }' skipped.log 2>/dev/null)" -v timeline="$(cat plot/timeline.txt 2>/dev/null)" '
+	-v skipped="$(awk 'END { print NR }' skipped.log 2>/dev/null)" -v timeline="$(cat plot/timeline.txt 2>/dev/null)" \
+	-v tclients="$(grep -c '^trace key ' trace.log 2>/dev/null)" '
 	NR == 1 { next }
 	{ k = $1 SUBSEP $3 SUBSEP $4 SUBSEP $5; have[k] = 1
 	  mx[k] = $7; mn[k] = $10; agg[k] = $13; lat[k] = $16; fair[k] = $19; iops[k] = $22
@@ -222,7 +224,7 @@ awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(set
 			r = chkr[base] > 0 ? chkr[10] / chkr[base] : 0
 			if (length(chkr) == 2) printf "disk is the bottleneck (%s, read-rand 64k, 1 client, %s): time_scale_pct %s %.0f KiB/s, time_scale_pct 10 %.0f KiB/s (x%.1f)  %s\n",
 				cdev, chks, base, chkr[base], chkr[10], r, (r >= 2 ? "[met: clearly faster]" : "[missed: not 2x faster, the CPU may be the bottleneck]") }
-		if (timeline != "") { gsub(/\n/, "\n  ", timeline); printf "\ncfq slice timeline (read-seq, 4 clients, slices.png):\n  %s\n", timeline }
+		if (timeline != "") { gsub(/\n/, "\n  ", timeline); printf "\ncfq slice timeline (read-seq, %s clients, slices.png):\n  %s\n", tclients, timeline }
 		printf "\ntargets (issue #12; %s, %d readers against 1):\n", main, hi
 		split("read-seq write-seq read-rand", tc, " "); goal["read-seq"] = 90; goal["write-seq"] = 90; goal["read-rand"] = 90
 		for (c = 1; c <= 3; c++) { a = main SUBSEP "cfq" SUBSEP tc[c] SUBSEP lo; b = main SUBSEP "cfq" SUBSEP tc[c] SUBSEP hi
