@@ -155,6 +155,7 @@ fi
 
 # slice timeline: which queue held the disk when (one row per client
 # region), idle windows on top: red = cfq idling on purpose, grey = not
+tn=$(grep -c '^trace key ' trace.log 2>/dev/null || true)	# clients of the timeline: one queue each
 if [ -s trace.log ]; then
 	awk '{ split("", f); for (i = 3; i <= NF; i++) { p = index($i, "="); f[substr($i, 1, p - 1)] = substr($i, p + 1) } }
 		$2 == "key" { c[f["key"]] = f["client"]; keys = keys sprintf(" %s:%s", f["key"], f["client"]); foreign += f["foreign"] }
@@ -171,7 +172,6 @@ if [ -s trace.log ]; then
 				t, nd, armed, fired, min, foreign, keys > "plot/timeline.txt" }' trace.log
 	touch plot/slices.dat plot/idle.dat
 	sum=$(sed -n '1h; 2{H; x; s/\n/\\n/; p}' plot/timeline.txt)
-	tn=$(grep -c '^trace key ' trace.log || true)	# clients of the timeline: one queue each
 	cat >plot/slices.gp <<-EOF
 		${term/1500,480/1500,440}
 		set output 'slices.png'
@@ -191,7 +191,7 @@ fi
 # 5. the one screen: 1- and N-client rows of the main device, the check, the targets
 awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(settings time)" \
 	-v skipped="$(awk 'END { print NR }' skipped.log 2>/dev/null)" -v timeline="$(cat plot/timeline.txt 2>/dev/null)" \
-	-v tclients="$(grep -c '^trace key ' trace.log 2>/dev/null)" '
+	-v tclients="$tn" '
 	NR == 1 { next }
 	{ k = $1 SUBSEP $3 SUBSEP $4 SUBSEP $5; have[k] = 1
 	  mx[k] = $7; mn[k] = $10; agg[k] = $13; lat[k] = $16; fair[k] = $19; iops[k] = $22

@@ -1070,8 +1070,9 @@ static int sg_rw(struct client *c, int write, uint64_t b0, int n)
 		/* the kernel never retries passthrough: a CHECK CONDITION with
 		 * ABORTED COMMAND or UNIT ATTENTION is ours to retry, as sd
 		 * retries its own (scsi_debug's opts=0x10 injects them) */
+		int key = sense_key(&h, sense);
 		if (h.status != SG_CHECK_CONDITION || tries >= SG_RETRIES ||
-		    (sense_key(&h, sense) != SK_ABORTED && sense_key(&h, sense) != SK_UNIT_ATTN))
+		    (key != SK_ABORTED && key != SK_UNIT_ATTN))
 			break;
 		__atomic_add_fetch(&mcount(c)->retried, 1, __ATOMIC_RELAXED);
 	}

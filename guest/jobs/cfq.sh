@@ -8,6 +8,8 @@ bad() { rig_result "not ok - cfq: $*"; }
 expect() { if [ "$1" = "$2" ]; then ok "$3"; else bad "$3 (got '$1', want '$2')"; fi; }
 cur_sched() { sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$1/queue/scheduler"; }
 sw() { echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null && [ "$(cur_sched "$1")" = "$2" ]; }
+# the first number of a show_status line: status_num "$st" requeued
+status_num() { printf '%s\n' "$1" | sed -n "s/^$2: \([0-9]*\).*/\1/p"; }
 
 # null_blk for the checks (1 ms timer completions), loaded again with more
 # parameters where a section needs them (a later one wins); marked
@@ -306,7 +308,7 @@ sw nullb0 cfq
 readers --dev /dev/nullb0 --size $((256 << 20)) --clients 3 --engine aio --qd 8 --pattern rand \
 	--duration 5 --seed 9 >/tmp/requeue.r 2>&1 || bad "readers under requeue injection: $(tail -n1 /tmp/requeue.r)"
 st=$(cat /sys/block/nullb0/queue/iosched/show_status)
-rq=$(printf '%s\n' "$st" | sed -n 's/^requeued: //p')
+rq=$(status_num "$st" requeued)
 mx=$(printf '%s\n' "$st" | sed -n 's/^in driver: .*(max \([0-9]*\)).*/\1/p')
 rig_result "# requeue: $rq requeues, at most ${mx:-?} requests in the driver (max_depth 4)"
 [ "${rq:-0}" -gt 0 ] && [ -n "$mx" ] && [ "$mx" -le 4 ] && ok "requeued requests stay under max_depth ($rq requeues, max $mx in the driver)" ||
@@ -371,7 +373,7 @@ st=$(cat $N/show_status 2>&1)
 # shellcheck disable=SC2086
 kill $pids 2>/dev/null; wait $pids 2>/dev/null
 n=$(printf '%s\n' "$st" | wc -c)
-q=$(printf '%s\n' "$st" | sed -n 's/^queues: //p')
+q=$(status_num "$st" queues)
 rig_result "# show_status with $q queues: $n bytes, $(printf '%s\n' "$st" | grep -c 'cfqq: key=') listed"
 [ "${q:-0}" -ge 48 ] && [ "$n" -le 4096 ] && [ "$(printf '%s\n' "$st" | tail -n1)" = "..." ] &&
 	ok "show_status of $q queues stops at a page, with '...' ($n bytes)" ||
@@ -393,8 +395,8 @@ if modprobe scsi_debug dev_size_mb=64 statistics=1 every_nth=16 opts=0x10; then
 		writers --dev "$sd" --offset $((32 << 20)) --size $((16 << 20)) --clients 1 --mode direct \
 			--qd 8 --duration 4 --seed 5 >/tmp/sdreq.w 2>&1; wrc=$?
 		st=$(cat $S/show_status)
-		rq=$(printf '%s\n' "$st" | sed -n 's/^requeued: //p')
-		dr=$(printf '%s\n' "$st" | sed -n 's/^in driver: \([0-9]*\).*/\1/p')
+		rq=$(status_num "$st" requeued)
+		dr=$(status_num "$st" "in driver")
 		rig_result "# scsi_debug retries: requeued $rq, in driver after the load: $dr"
 		expect "$rrc/$wrc" 0/0 "readers/writers on scsi_debug with retried commands (data verified)"
 		[ "${rq:-0}" -gt 0 ] && [ "$dr" = 0 ] &&
