@@ -76,12 +76,16 @@ static const char help[] =
 	"  --no-readback        skip the [current] check (fake trees); the check is\n"
 	"                       also skipped with --clients > 1 (clients race)\n"
 	"  --fail-nth N         elevator init failure (0 = off, the default): before\n"
-	"                       each switch to cfq, write a random K in 1..N to\n"
-	"                       " FAIL_NTH_PATH " (the K-th fault-injection check\n"
+	"                       half the switches to cfq (drawn), write a random K\n"
+	"                       in 1..N to"
+	" " FAIL_NTH_PATH " (the K-th fault-injection check\n"
 	"                       of the scheduler write fails: failslab, fail_page_alloc,\n"
 	"                       fail_function sites), write 0 after it. A failed switch\n"
 	"                       (any errno but EINVAL) counts as init_failed, not as an\n"
 	"                       error, and must leave [previous] or [none] (read back).\n"
+	"                       A task's fail-nth overrides every probability-based\n"
+	"                       fault set, so the other half stays open to those\n"
+	"                       (e.g. fail_function on the scheduler's own init).\n"
 	"                       Needs CONFIG_FAULT_INJECTION (exit 2 without; --print-plan\n"
 	"                       works anyway). Prints on stderr at the end:\n"
 	"                       switcher: fail_nth=N fail_nth_armed=N fail_nth_hit=N\n"
@@ -154,9 +158,12 @@ static struct step next_step(struct rng *r)
 	}
 	s.key = key_types[rng_below(r, 5)];
 	/* drawn last and only when armed: without --fail-nth the plan of a
-	 * seed is what it was before the option existed */
+	 * seed is what it was before the option existed. Half the switches
+	 * to cfq stay unarmed: while a task's fail-nth counts down, no
+	 * probability-based fault set can fail its checks (should_fail_ex),
+	 * and fail_function on the scheduler's init must get its turn. */
 	s.nth = 0;
-	if (fail_nth && !s.invalid && !strcmp(s.name, "cfq"))
+	if (fail_nth && !s.invalid && !strcmp(s.name, "cfq") && rng_below(r, 2))
 		s.nth = 1 + (int)rng_below(r, (uint64_t)fail_nth);
 	return s;
 }

@@ -58,6 +58,7 @@ group entry       tests/entry-inputs.sh
 group ktap        tests/ktap.sh
 group kernelsrc   tests/kernel-src.sh
 group classifier  tests/classifier-test.sh
+group audit       tests/slice-audit.sh
 group stress      tests/stress-selftest.sh
 group controls    tests/guest-controls.sh
 group clean       tests/guest-clean.sh

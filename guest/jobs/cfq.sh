@@ -139,6 +139,13 @@ trace_on() { # dev
 	echo 1 >$T/tracing_on
 }
 trace_off() { echo 0 >$T/tracing_on; echo 0 >/sys/block/$1/trace/enable; }
+# the soak's slice audit (guest/slice-audit.awk) of the trace, with the
+# device's tunables now: its summary line "audit slices=N ... nonrot=N"
+audit_trace() { # dev
+	io=/sys/block/$1/queue/iosched
+	conf="$(tr : , <"/sys/block/$1/dev"):$(cat $io/slice_sync):$(cat $io/slice_async):$(cat $io/slice_idle):0"
+	{ cat $T/trace; echo rig-audit-end; } | awk -v conf="$conf" -f /rig/slice-audit.awk | tail -n 1
+}
 dd_reader() { # dev skip_blocks -> an O_DIRECT sequential 4 KiB reader (pid in $!)
 	dd if=/dev/$1 of=/dev/null bs=4k iflag=direct skip="$2" count=200000 2>/dev/null &
 }
@@ -171,6 +178,12 @@ trace_off nullb0
 ms() { grep -o "slice_start sync=1 slice_ms=[0-9]* prio=$1" $T/trace | sed 's/.*slice_ms=\([0-9]*\).*/\1/' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 expect "$(ms be/0)" 180 "BE level 0: sync slices of 180 ms (100 + 100/5 * 4)"
 expect "$(ms be/7)" 40 "BE level 7: sync slices of 40 ms (100 - 100/5 * 3)"
+a=$(audit_trace nullb0)
+case "$a" in
+"audit slices=0 "*) bad "slice audit: BE 0 and BE 7 slices of the real trace keep the rule (got '$a')" ;;
+*" short=0 length=0 idle=0 nonrot=0") ok "slice audit: BE 0 and BE 7 slices of the real trace keep the rule ($a)" ;;
+*) bad "slice audit: BE 0 and BE 7 slices of the real trace keep the rule (got '$a')" ;;
+esac
 used() { awk -v p="prio=$1" '/ slice_expire reason=time / && index($0, p) { for (i = 1; i <= NF; i++) if ($i ~ /^used_us=/) { s += substr($i, 9); n++ } }
 	END { if (n) printf "%d", s / n / 1000; else printf "0" }' $T/trace; }
 # how the BE 0 / BE 7 slices ended: "time:12 empty:3 ..." (used counts only time)
@@ -359,6 +372,14 @@ rig_result "# slow device: $bytime of $all slices of 3 sync readers ended by tim
 [ "$all" -ge 10 ] && [ $((bytime * 2)) -gt "$all" ] &&
 	ok "slow device: a slice keeps the device while its request is in flight ($bytime of $all end by time)" ||
 	bad "slow device: a slice keeps the device while its request is in flight (only $bytime of $all end by time)"
+# the soak's slice audit (guest/slice-audit.awk) reads this real trace: it
+# pairs the slices that ended by time with their start, and no slice broke
+# a rule (its length, its end, its idle windows)
+a=$(audit_trace nullb0)
+rig_result "# slice audit of that trace: $a"
+t=$(echo "$a" | sed -n 's/^audit slices=[0-9]* time=\([0-9]*\) short=0 length=0 idle=0 nonrot=0$/\1/p')
+[ "${t:-0}" -ge 10 ] && ok "slice audit: reads the real trace, $t slices ended by time, no breach" ||
+	bad "slice audit: reads the real trace, slices ended by time, no breach (got '$a')"
 sw nullb0 mq-deadline
 nullb_load || bad "null_blk loads again"
 

@@ -37,20 +37,64 @@ while [ $i -lt "$PLAN_N" ]; do
 	i=$((i + 1)); eval "spec=\$PLAN_S$i"
 	case "$spec" in teardown@* | tunables@*) t=${spec%% *}; torn="$torn ${t#*@}" ;; esac
 done
-queues=
+# slice_sync:slice_async:slice_idle of a disk on cfq, empty on another
+slice_tunables() {
+	io=/sys/block/$1/queue/iosched
+	[ -f $io/slice_sync ] && echo "$(cat $io/slice_sync):$(cat $io/slice_async):$(cat $io/slice_idle)"
+}
+# a device as the slice audit's conf names it: DEV:SYNC:ASYNC:IDLE:NONROT
+# (DEV as the trace prints it, each tunable "default,scenario's"; NONROT 1
+# where cfq must not idle: non-rotational with 5 tags or more, patch 17)
+audit_device() { # disk defaults
+	cur=$(slice_tunables "$1")
+	mm=$(tr : , <"/sys/block/$1/dev")
+	tags=$(cat "/sys/block/$1/mq/0/nr_tags" 2>/dev/null || echo 0)
+	nonrot=0
+	[ "$(cat "/sys/block/$1/queue/rotational")" = 0 ] && [ "$tags" -ge 5 ] && nonrot=1
+	echo "$2:$cur" | awk -F: -v d="$mm" -v r="$nonrot" '{ printf "%s:%s,%s:%s,%s:%s,%s:%s", d, $1, $4, $2, $5, $3, $6, r }'
+}
+queues='' audit_conf=''
 for d in $PLAN_DEVICES; do
 	n=$(devnode "$d")
 	[ -b "$n" ] || { rig_finding "rig: device $d did not appear"; exit 1; }
 	echo "$PLAN_SCHED" >"/sys/block/${n#/dev/}/queue/scheduler" ||
 		{ rig_finding "rig: cannot select $PLAN_SCHED on $d"; exit 1; }
 	# the scenario's tunables (a round recorded before they existed has none)
+	defaults=$(slice_tunables "${n#/dev/}")
 	for t in ${PLAN_IOSCHED:-}; do
 		echo "${t#*=}" >"/sys/block/${n#/dev/}/queue/iosched/${t%%=*}" ||
 			{ rig_finding "rig: cannot set iosched $t on $d ($PLAN_SCHED)"; exit 1; }
 	done
 	case " $torn " in *" $d "*) continue ;; esac
+	# what the slice audit knows of the device: a cfq on it has the
+	# defaults (after a switch) or the scenario's tunables
+	[ -n "$defaults" ] && audit_conf="$audit_conf $(audit_device "${n#/dev/}" "$defaults")"
 	queues="$queues${queues:+,}/sys/block/${n#/dev/}/queue/scheduler"
 done
+
+# 1b. the slice audit (guest/slice-audit.awk), a behavioural detector: the
+#     block tracer's cfq messages (notify only: no per-request events) of
+#     every device the round keeps, checked as they come. Not on devices
+#     torn down (the trace goes with them) or whose tunables change (a
+#     slice's length can change under it)
+T=/sys/kernel/debug/tracing
+audit_pid=
+if grep -qw blk $T/available_tracers 2>/dev/null; then
+	echo 0 >$T/tracing_on; echo >$T/trace
+	echo 2048 >$T/buffer_size_kb
+	echo blk >$T/current_tracer
+	audit_devs=
+	for d in $PLAN_DEVICES; do
+		case " $torn " in *" $d "*) continue ;; esac
+		b=$(devnode "$d"); b=${b#/dev/}
+		echo notify >"/sys/block/$b/trace/act_mask" && echo 1 >"/sys/block/$b/trace/enable" &&
+			audit_devs="$audit_devs $b"
+	done
+	echo 1 >$T/tracing_on
+	awk -v conf="$audit_conf" -f /rig/slice-audit.awk $T/trace_pipe >/tmp/audit.out 2>&1 &
+	audit_pid=$!
+	rig_log "slice audit on:$audit_devs (tunables:$audit_conf)"
+fi
 
 # 2. faults (those limited by task-filter hit only the stressors' tasks)
 [ "$PLAN_FAULTS" != none ] && faults_arm
@@ -168,6 +212,21 @@ while :; do
 			rig_log "report at ${el} s is a known artifact (host/known-issues): the round goes on"
 		fi
 	fi
+	# the slice audit saw a breach of one of its rules (guest/slice-audit.awk)
+	if [ -n "$audit_pid" ] && [ -z "${breach:-}" ] &&
+		breach=$(grep -m1 -E '^(short|length|idle|nonrot) ' /tmp/audit.out); then
+		case "$breach" in
+		short*) rig_finding "slice audit: a slice ended by time before the shortest slice of its queue" ;;
+		length*) rig_finding "slice audit: a slice started with a length off legacy CFQ's rule" ;;
+		idle*) rig_finding "slice audit: an idle window longer than slice_idle" ;;
+		nonrot*) rig_finding "slice audit: an idle window on a non-rotational device that queues" ;;
+		esac
+		grep -E '^(short|length|idle|nonrot) ' /tmp/audit.out | head -n 5 | sed 's/^/audit breach: /' >&3
+		if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ]; then
+			end_round "slice audit breach seen at ${el} s"
+			break
+		fi
+	fi
 	if [ "$PLAN_FAULTS" != none ] && [ "$(cfq_loads)" -gt "$loads" ]; then
 		loads=$(cfq_loads)
 		faults_rearm
@@ -178,6 +237,19 @@ done
 
 # 5. collect
 [ "$PLAN_FAULTS" != none ] && faults_report
+if [ -n "$audit_pid" ]; then
+	# the marker ends the audit once it has read everything before it
+	echo rig-audit-end >$T/trace_marker
+	i=0
+	while kill -0 "$audit_pid" 2>/dev/null && [ $i -lt 20 ]; do sleep 1; i=$((i + 1)); done
+	kill "$audit_pid" 2>/dev/null
+	echo 0 >$T/tracing_on
+	for b in $audit_devs; do echo 0 >"/sys/block/$b/trace/enable" 2>/dev/null; done
+	echo nop >$T/current_tracer
+	lost=$(cat $T/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { s += $2 } END { print s + 0 }')
+	line=$(grep '^audit ' /tmp/audit.out) || line="audit slices=? (the audit did not finish)"
+	rig_result "$line lost=$lost devices=$(echo $audit_devs | tr ' ' ',')"
+fi
 # lockdep must still be on at the end of the round: a report, or a kprobe
 # that lockdep saw as NMI, turns it off for the rest of the boot
 echo "lockdep debug_locks=$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats 2>/dev/null | grep . || echo none)" >&3

@@ -1,0 +1,134 @@
+# Slice audit: a behavioural detector for every round on cfq (run by
+# guest/jobs/scenario.sh). It reads the block tracer's cfq messages from
+# ftrace's trace_pipe (act_mask notify: the messages only) and checks rules
+# of the scheduler that hold whatever the load, the faults or the switches
+# do. Each breach is a line "BREACH DEV KEY details"; BREACH is one of:
+#
+# short   A slice that ends by time ("slice_expire reason=time") has run at
+#         least the shortest slice its queue can be given. Its end is set
+#         at its first dispatch to slice_ms later, and moved once, at its
+#         first completion, to the slice length then (legacy CFQ's rule:
+#         the seek is not charged). Between the two the queue's level can
+#         change (ioprio_set, a per-request ioprio), so the shortest legal
+#         length is that of level 7 for the same base: base - 3 * (base / 5)
+#         for any base that gives slice_ms at the level the slice started
+#         with.
+# length  A slice starts with the length of legacy CFQ's rule for its
+#         class and level (cfq_prio_scale): base + base / 5 * (4 - level),
+#         level 7 for the idle class, where base is the device's
+#         slice_sync or slice_async.
+# idle    An idle window waits at most slice_idle (idle_arm wait_us).
+# nonrot  No idle window on a device that is non-rotational and queues
+#         (at least 5 tags: legacy CFQ's CFQ_HW_QUEUE_MIN, the series'
+#         patch 17).
+#
+# -v conf="DEV:SYNC:ASYNC:IDLE:NONROT ..." names the devices whose tunables
+# the audit knows (DEV as the trace prints it, "8,0"; SYNC, ASYNC and IDLE
+# the values a cfq on it can have, comma-separated: the defaults and the
+# scenario's; NONROT 1 for a device cfq must not idle on). The rules length,
+# idle and nonrot apply to those only; short applies to every device.
+# A device whose tunables a stressor changes is not audited at all (a
+# slice's length can change under it).
+#
+# Output, flushed as it goes: the breaches (the first 20 of each kind),
+# and, when the trace carries the marker "rig-audit-end", one summary line:
+#   audit slices=N time=N short=N length=N idle=N nonrot=N
+# Slices are matched to their start by device and queue key; an expiry
+# whose start was not seen (a slice without dispatch, a lost event) is
+# counted but not checked.
+
+BEGIN {
+	nc = split(conf, c, " ")
+	for (i = 1; i <= nc; i++) {
+		split(c[i], f, ":")
+		known[f[1]] = 1
+		sync_b[f[1]] = f[2]; async_b[f[1]] = f[3]; idle_b[f[1]] = f[4]; nonrot[f[1]] = f[5]
+	}
+}
+
+function breach(kind, text) {
+	n[kind]++
+	if (n[kind] <= 20) { print kind " " dev " " key " " text; fflush() }
+}
+
+# is ms the slice of one of the bases (a comma-separated list) at level?
+function of_base(ms, bases, level,   b, k, i) {
+	k = split(bases, b, ",")
+	for (i = 1; i <= k; i++) if (scale(b[i] + 0, level) == ms) return 1
+	return 0
+}
+
+function max_of(list,   v, k, i, m) {
+	k = split(list, v, ",")
+	m = 0
+	for (i = 1; i <= k; i++) if (v[i] + 0 > m) m = v[i] + 0
+	return m
+}
+
+function scale(base, level) { return base + int(base / 5) * (4 - level) }
+
+# the shortest slice of any base that gives slice_ms at level: cached
+function min_ms(ms, level,   b, m, k) {
+	k = ms SUBSEP level
+	if (k in cache) return cache[k]
+	m = -1
+	for (b = 1; b <= 3 * ms + 10; b++)
+		if (scale(b, level) == ms && (m < 0 || scale(b, 7) < m)) m = scale(b, 7)
+	if (m < 1) m = 1
+	cache[k] = m
+	return m
+}
+
+function field(name,   i) {
+	for (i = 1; i <= NF; i++)
+		if (index($i, name "=") == 1) return substr($i, length(name) + 2)
+	return ""
+}
+
+/rig-audit-end/ {
+	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d\n", slices, timed,
+		n["short"], n["length"], n["idle"], n["nonrot"]
+	fflush()
+	exit
+}
+
+/ cfq[0-9]+ (slice_start|slice_expire|idle_arm) / {
+	dev = ""; key = ""
+	for (i = 1; i < NF; i++) {
+		if (dev == "" && $i ~ /^[0-9]+,[0-9]+$/) dev = $i
+		if ($i ~ /^cfq[0-9]+$/ && $(i + 1) ~ /^(slice_|idle_arm)/) { key = $i; ev = $(i + 1); break }
+	}
+	if (dev == "" || key == "") next
+	if (ev == "idle_arm") {
+		if (!(dev in known)) next
+		if (nonrot[dev] == 1) breach("nonrot", "idle_arm on a non-rotational device that queues")
+		w = field("wait_us") + 0
+		if (w > max_of(idle_b[dev]) * 1000) breach("idle", "wait_us=" w " slice_idle=" idle_b[dev])
+		next
+	}
+	if (ev == "slice_start") {
+		start[dev] = key
+		ms[dev] = field("slice_ms") + 0
+		pr[dev] = field("prio")
+		level = pr[dev]; sub(/.*\//, "", level)
+		if (pr[dev] ~ /^idle/) level = 7
+		if (dev in known) {
+			bases = field("sync") == 1 ? sync_b[dev] : async_b[dev]
+			if (!of_base(ms[dev], bases, level + 0))
+				breach("length", "slice_ms=" ms[dev] " prio=" pr[dev] " sync=" field("sync") " bases=" bases)
+		}
+		next
+	}
+	slices++
+	if (field("reason") != "time") { delete start[dev]; next }
+	timed++
+	if (start[dev] == key) {
+		level = pr[dev]; sub(/.*\//, "", level)
+		if (pr[dev] ~ /^idle/) level = 7
+		m = min_ms(ms[dev], level + 0)
+		used = field("used_us") + 0
+		if (used < m * 1000)
+			breach("short", "used_us=" used " slice_ms=" ms[dev] " prio=" pr[dev] " min_us=" m * 1000)
+	}
+	delete start[dev]
+}
