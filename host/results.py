@@ -156,6 +156,7 @@ def run_json(run):
         "checks": {"passed": num(facts.get("checks_passed", 0)),
                    "failed": num(facts.get("checks_failed", 0))},
         "coverage": facts.get("coverage"),
+        "slice_audit": facts.get("slice_audit"),
         "findings": [finding(f) for f in findings],
         "suppressed": [finding(f) for f in suppressed],
     }
@@ -189,6 +190,7 @@ def soak_object(facts, rounds, findings, kernel, ops, faults):
         "ops": sum(int(r["ops"] or 0) for r in rounds),
         "ops_per_stressor": ops, "faults_fired": faults,
         "coverage": facts.get("coverage"),
+        "slice_audit": facts.get("slice_audit"),
         "rounds": rounds, "findings": out_findings,
     }
 

@@ -212,6 +212,8 @@ done
 sort -n -o "$dir/rounds" "$dir/rounds"
 [ ! -f "$dir/findings" ] || sort -t$'\t' -k3,3 -s -o "$dir/findings" "$dir/findings"
 
+# what the slice audit checked, over every round
+audit=$(audit_totals "$dir"/r*/results.log)
 # coverage of the whole soak: the union of its rounds
 [ "${COVER:-0}" = 0 ] || "$RIG_ROOT/host/coverage.sh" merge "$dir" "$dir"/r*/coverage.info >"$dir/coverage.txt"
 {
@@ -228,6 +230,7 @@ sort -n -o "$dir/rounds" "$dir/rounds"
 	echo "host=$host"
 	echo "started=$started"
 	[ ! -f "$dir/coverage.txt" ] || echo "coverage=$(head -n1 "$dir/coverage.txt" | sed 's/^coverage [^:]*: //')"
+	[ -z "$audit" ] || echo "slice_audit=$audit"
 	[ -f "$dir/findings" ] && awk -F'\t' '!seen[$2]++' "$dir/findings" | sed 's/^/finding\t/'
 } >"$dir/summary"
 python3 "$RIG_ROOT/host/results.py" soak "$dir" || say "soak $id: no summary.json (host/results.py failed)"
@@ -237,6 +240,7 @@ echo " soak $id: $status after $done_n rounds, $dur s, $ops ops ($JOBS guest(s) 
 echo " soak seed $seed: make soak SCENARIO=$name SEED=$seed DURATION=$total replays it (ROUNDS=a-b: some rounds)"
 echo " rounds (round, seed, seconds, status, ops, wall seconds, scenario, faults, host):"
 cut -f1-9 "$dir/rounds" | sed 's/^/   /' | tail -10
+[ -z "$audit" ] || echo " slice audit: $audit"
 if [ -f "$dir/findings" ]; then
 	echo " findings (deduplicated by title; first round and seed):"
 	echo " first finding after ${first_s} s"

@@ -35,6 +35,7 @@ elif [ "${rc:-1}" != 0 ] || [ "$checks_bad" -gt 0 ]; then
 	status=failed
 fi
 nfind=$(grep -c . <<<"$findings")
+audit=$(audit_totals "$res")
 
 {
 	echo "run=${run#"$LOGS"/}"
@@ -49,6 +50,7 @@ nfind=$(grep -c . <<<"$findings")
 	echo "findings=$nfind"
 	echo "status=$status"
 	[ ! -f "$run/coverage.txt" ] || echo "coverage=$(head -n1 "$run/coverage.txt" | sed 's/^coverage [^:]*: //')"
+	[ -z "$audit" ] || echo "slice_audit=$audit"
 	[ -n "$findings" ] && printf '%s\n' "$findings"
 	[ -n "$suppressed" ] && printf '%s\n' "$suppressed" | sed 's/^finding/suppressed/'
 } >"$run/summary"
@@ -69,6 +71,7 @@ if [ -n "$dur" ] && grep -aq '^summary stressor=' "$res"; then
 		END { printf " rates/s  "; for (n in o) printf "%s %.1f  ", n, o[n] / d; print "" }' "$res"
 fi
 grep -a '^fault ' "$res" | tr '\n' ' ' | sed 's/^/ faults   /; s/ $/\n/'
+[ -z "$audit" ] || echo " slice audit: $audit"
 [ ! -f "$run/coverage.txt" ] || cut -c1-300 "$run/coverage.txt" | sed 's/^/ /'
 if [ "$checks_bad" -gt 0 ]; then grep -a -A3 '^not ok - ' "$res" | head -20 | sed 's/^/ /'; fi
 if [ -n "$findings" ]; then
