@@ -21,6 +21,11 @@
 # nonrot  No idle window on a device that is non-rotational and queues
 #         (at least 5 tags: legacy CFQ's CFQ_HW_QUEUE_MIN, the series'
 #         patch 17).
+# timeout A slice ends by its idle timer ("reason=idle_timeout") only after
+#         an idle window of that queue in that slice: the timer callback
+#         acts only on the active queue that armed it (a stale timer must
+#         not end another queue's slice). Needs every event: scenario.sh
+#         reports it only while no event was lost.
 #
 # -v conf="DEV:SYNC:ASYNC:IDLE:NONROT ..." names the devices whose tunables
 # the audit knows (DEV as the trace prints it, "8,0"; SYNC, ASYNC and IDLE
@@ -32,7 +37,7 @@
 #
 # Output, flushed as it goes: the breaches (the first 20 of each kind),
 # and, when the trace carries the marker "rig-audit-end", one summary line:
-#   audit slices=N time=N short=N length=N idle=N nonrot=N
+#   audit slices=N time=N short=N length=N idle=N nonrot=N timeout=N
 # Slices are matched to their start by device and queue key; an expiry
 # whose start was not seen (a slice without dispatch, a lost event) is
 # counted but not checked.
@@ -86,8 +91,8 @@ function field(name,   i) {
 }
 
 /rig-audit-end/ {
-	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d\n", slices, timed,
-		n["short"], n["length"], n["idle"], n["nonrot"]
+	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d timeout=%d\n", slices, timed,
+		n["short"], n["length"], n["idle"], n["nonrot"], n["timeout"]
 	fflush()
 	exit
 }
@@ -100,6 +105,7 @@ function field(name,   i) {
 	}
 	if (dev == "" || key == "") next
 	if (ev == "idle_arm") {
+		armed[dev] = key
 		if (!(dev in known)) next
 		if (nonrot[dev] == 1) breach("nonrot", "idle_arm on a non-rotational device that queues")
 		w = field("wait_us") + 0
@@ -120,7 +126,12 @@ function field(name,   i) {
 		next
 	}
 	slices++
-	if (field("reason") != "time") { delete start[dev]; next }
+	reason = field("reason")
+	if (reason == "idle_timeout" && armed[dev] != key)
+		breach("timeout", "reason=idle_timeout without an idle window of its own" \
+			(armed[dev] == "" ? "" : " (the last was " armed[dev] "'s)"))
+	delete armed[dev]
+	if (reason != "time") { delete start[dev]; next }
 	timed++
 	if (start[dev] == key) {
 		level = pr[dev]; sub(/.*\//, "", level)

@@ -79,9 +79,13 @@ done
 #     slice's length can change under it)
 T=/sys/kernel/debug/tracing
 audit_pid=
+# events the ring buffer dropped (overruns) since the audit started
+audit_lost() { cat $T/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { s += $2 } END { print s + 0 }'; }
 if grep -qw blk $T/available_tracers 2>/dev/null; then
 	echo 0 >$T/tracing_on; echo >$T/trace
 	echo 2048 >$T/buffer_size_kb
+	# one clock for every CPU: the audit reads the events in trace order
+	echo global >$T/trace_clock
 	echo blk >$T/current_tracer
 	audit_devs=
 	for d in $PLAN_DEVICES; do
@@ -92,6 +96,7 @@ if grep -qw blk $T/available_tracers 2>/dev/null; then
 	done
 	echo 1 >$T/tracing_on
 	awk -v conf="$audit_conf" -f /rig/slice-audit.awk $T/trace_pipe >/tmp/audit.out 2>&1 &
+	audit_kinds='short|length|idle|nonrot|timeout'
 	audit_pid=$!
 	rig_log "slice audit on:$audit_devs (tunables:$audit_conf)"
 fi
@@ -213,15 +218,18 @@ while :; do
 		fi
 	fi
 	# the slice audit saw a breach of one of its rules (guest/slice-audit.awk)
+	# (timeout needs every event: with events lost it says nothing)
+	[ -z "$audit_pid" ] || [ "$(audit_lost)" = 0 ] || audit_kinds='short|length|idle|nonrot'
 	if [ -n "$audit_pid" ] && [ -z "${breach:-}" ] &&
-		breach=$(grep -m1 -E '^(short|length|idle|nonrot) ' /tmp/audit.out); then
+		breach=$(grep -m1 -E "^($audit_kinds) " /tmp/audit.out); then
 		case "$breach" in
 		short*) rig_finding "slice audit: a slice ended by time before the shortest slice of its queue" ;;
 		length*) rig_finding "slice audit: a slice started with a length off legacy CFQ's rule" ;;
 		idle*) rig_finding "slice audit: an idle window longer than slice_idle" ;;
 		nonrot*) rig_finding "slice audit: an idle window on a non-rotational device that queues" ;;
+		timeout*) rig_finding "slice audit: a slice ended by an idle timer it did not arm" ;;
 		esac
-		grep -E '^(short|length|idle|nonrot) ' /tmp/audit.out | head -n 5 | sed 's/^/audit breach: /' >&3
+		grep -E "^($audit_kinds) " /tmp/audit.out | head -n 5 | sed 's/^/audit breach: /' >&3
 		if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ]; then
 			end_round "slice audit breach seen at ${el} s"
 			break
@@ -246,7 +254,7 @@ if [ -n "$audit_pid" ]; then
 	echo 0 >$T/tracing_on
 	for b in $audit_devs; do echo 0 >"/sys/block/$b/trace/enable" 2>/dev/null; done
 	echo nop >$T/current_tracer
-	lost=$(cat $T/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { s += $2 } END { print s + 0 }')
+	lost=$(audit_lost)
 	line=$(grep '^audit ' /tmp/audit.out) || line="audit slices=? (the audit did not finish)"
 	rig_result "$line lost=$lost devices=$(echo $audit_devs | tr ' ' ',')"
 fi
