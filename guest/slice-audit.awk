@@ -5,14 +5,13 @@
 # do. Each breach is a line "BREACH DEV KEY details"; BREACH is one of:
 #
 # short   A slice that ends by time ("slice_expire reason=time") has run at
-#         least the shortest slice its queue can be given. Its end is set
-#         at its first dispatch to slice_ms later, and moved once, at its
-#         first completion, to the slice length then (legacy CFQ's rule:
-#         the seek is not charged). Between the two the queue's level can
-#         change (ioprio_set, a per-request ioprio), so the shortest legal
-#         length is that of level 7 for the same base: base - 3 * (base / 5)
-#         for any base that gives slice_ms at the level the slice started
-#         with.
+#         least the shortest slice a queue can have on the device: level 7
+#         of its smallest base, base - 3 * (base / 5). Its end is set at
+#         its first dispatch and moved once, at its first completion, to
+#         the slice length then (legacy CFQ's rule: the seek is not
+#         charged); the level can change in between (ioprio_set, a
+#         per-request ioprio). The rule needs no pairing with the slice's
+#         start, so a lost event cannot make a breach.
 # length  A slice starts with the length of legacy CFQ's rule for its
 #         class and level (cfq_prio_scale): base + base / 5 * (4 - level),
 #         level 7 for the idle class, where base is the device's
@@ -27,20 +26,16 @@
 #         not end another queue's slice). Needs every event: scenario.sh
 #         reports it only while no event was lost.
 #
-# -v conf="DEV:SYNC:ASYNC:IDLE:NONROT ..." names the devices whose tunables
-# the audit knows (DEV as the trace prints it, "8,0"; SYNC, ASYNC and IDLE
-# the values a cfq on it can have, comma-separated: the defaults and the
-# scenario's; NONROT 1 for a device cfq must not idle on). The rules length,
-# idle and nonrot apply to those only; short applies to every device.
-# A device whose tunables a stressor changes is not audited at all (a
-# slice's length can change under it).
+# -v conf="DEV:SYNC:ASYNC:IDLE:NONROT ..." names the devices audited (DEV as
+# the trace prints it, "8,0"; SYNC, ASYNC and IDLE the values a cfq on it
+# can have, comma-separated: the defaults and the scenario's; NONROT 1 for
+# a device cfq must not idle on). Other devices' messages are ignored: a
+# device whose tunables a stressor changes is not audited (a slice's length
+# can change under it), nor one whose trace others turn on and off.
 #
 # Output, flushed as it goes: the breaches (the first 20 of each kind),
 # and, when the trace carries the marker "rig-audit-end", one summary line:
 #   audit slices=N time=N short=N length=N idle=N nonrot=N timeout=N
-# Slices are matched to their start by device and queue key; an expiry
-# whose start was not seen (a slice without dispatch, a lost event) is
-# counted but not checked.
 
 BEGIN {
 	nc = split(conf, c, " ")
@@ -72,16 +67,12 @@ function max_of(list,   v, k, i, m) {
 
 function scale(base, level) { return base + int(base / 5) * (4 - level) }
 
-# the shortest slice of any base that gives slice_ms at level: cached
-function min_ms(ms, level,   b, m, k) {
-	k = ms SUBSEP level
-	if (k in cache) return cache[k]
+# the shortest slice a queue can have on dev: level 7 of its smallest base
+function min_slice(dev,   v, k, i, m) {
+	k = split(sync_b[dev] "," async_b[dev], v, ",")
 	m = -1
-	for (b = 1; b <= 3 * ms + 10; b++)
-		if (scale(b, level) == ms && (m < 0 || scale(b, 7) < m)) m = scale(b, 7)
-	if (m < 1) m = 1
-	cache[k] = m
-	return m
+	for (i = 1; i <= k; i++) if (m < 0 || scale(v[i] + 0, 7) < m) m = scale(v[i] + 0, 7)
+	return m < 1 ? 1 : m
 }
 
 function field(name,   i) {
@@ -103,26 +94,22 @@ function field(name,   i) {
 		if (dev == "" && $i ~ /^[0-9]+,[0-9]+$/) dev = $i
 		if ($i ~ /^cfq[0-9]+$/ && $(i + 1) ~ /^(slice_|idle_arm)/) { key = $i; ev = $(i + 1); break }
 	}
-	if (dev == "" || key == "") next
+	if (!(dev in known) || key == "") next
 	if (ev == "idle_arm") {
 		armed[dev] = key
-		if (!(dev in known)) next
 		if (nonrot[dev] == 1) breach("nonrot", "idle_arm on a non-rotational device that queues")
 		w = field("wait_us") + 0
 		if (w > max_of(idle_b[dev]) * 1000) breach("idle", "wait_us=" w " slice_idle=" idle_b[dev])
 		next
 	}
 	if (ev == "slice_start") {
-		start[dev] = key
-		ms[dev] = field("slice_ms") + 0
-		pr[dev] = field("prio")
-		level = pr[dev]; sub(/.*\//, "", level)
-		if (pr[dev] ~ /^idle/) level = 7
-		if (dev in known) {
-			bases = field("sync") == 1 ? sync_b[dev] : async_b[dev]
-			if (!of_base(ms[dev], bases, level + 0))
-				breach("length", "slice_ms=" ms[dev] " prio=" pr[dev] " sync=" field("sync") " bases=" bases)
-		}
+		ms = field("slice_ms") + 0
+		pr = field("prio")
+		level = pr; sub(/.*\//, "", level)
+		if (pr ~ /^idle/) level = 7
+		bases = field("sync") == 1 ? sync_b[dev] : async_b[dev]
+		if (!of_base(ms, bases, level + 0))
+			breach("length", "slice_ms=" ms " prio=" pr " sync=" field("sync") " bases=" bases)
 		next
 	}
 	slices++
@@ -131,15 +118,9 @@ function field(name,   i) {
 		breach("timeout", "reason=idle_timeout without an idle window of its own" \
 			(armed[dev] == "" ? "" : " (the last was " armed[dev] "'s)"))
 	delete armed[dev]
-	if (reason != "time") { delete start[dev]; next }
+	if (reason != "time") next
 	timed++
-	if (start[dev] == key) {
-		level = pr[dev]; sub(/.*\//, "", level)
-		if (pr[dev] ~ /^idle/) level = 7
-		m = min_ms(ms[dev], level + 0)
-		used = field("used_us") + 0
-		if (used < m * 1000)
-			breach("short", "used_us=" used " slice_ms=" ms[dev] " prio=" pr[dev] " min_us=" m * 1000)
-	}
-	delete start[dev]
+	used = field("used_us") + 0
+	if (used < min_slice(dev) * 1000)
+		breach("short", "used_us=" used " prio=" field("prio") " min_us=" min_slice(dev) * 1000)
 }

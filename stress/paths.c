@@ -1200,7 +1200,9 @@ static void mode_discard(struct client *c)
  * while a helper does sync I/O on the same queue. Half the rounds with the
  * disk's blktrace on (its sysfs trace/enable): the scheduler's messages are
  * formatted under its lock, with IRQs off, only while a trace is set up,
- * and the trace comes and goes under I/O as a user's blktrace would. */
+ * and the trace comes and goes under I/O as a user's blktrace would. A
+ * trace that is on when the mode starts is someone else's (the rig's slice
+ * audit, a user's blktrace): it is left alone. */
 static void mode_debugfs(struct client *c)
 {
 	static const char *const files[] = { "active_queue", "rr_list", "dispatch", "queues" };
@@ -1208,7 +1210,7 @@ static void mode_debugfs(struct client *c)
 	int n = clampi(1 + (int)rng_below(&c->aux, 8), 1, win_max);
 	uint64_t b0 = window(c, n), t0 = now_us();
 	const char *disk;
-	int read_any = 0;
+	int read_any = 0, own_trace;
 
 	if (queue_dir_for_dev(opt.dev, qdir, sizeof(qdir))) {
 		mode_skip(c, "no queue directory", ENOENT, 1);
@@ -1217,6 +1219,7 @@ static void mode_debugfs(struct client *c)
 	*strrchr(qdir, '/') = '\0';	/* .../block/<disk>/queue -> .../block/<disk> */
 	disk = strrchr(qdir, '/') + 1;
 	snprintf(trace, sizeof(trace), "%s/trace/enable", qdir);
+	own_trace = !(sysfs_read(trace, buf, sizeof(buf)) > 0 && buf[0] == '1');
 	fill(c, b0, n);
 	pid_t p = fork_helper(c, 3);
 	if (p == 0) {
@@ -1225,7 +1228,10 @@ static void mode_debugfs(struct client *c)
 	}
 	for (int round = 0; round < 4; round++) {
 		/* no trace/ directory (a kernel without blktrace): reads only */
-		(void)sysfs_write(trace, rng_below(&c->aux, 2) ? "1" : "0");
+		int on = rng_below(&c->aux, 2) != 0;	/* drawn either way: one plan per seed */
+
+		if (own_trace)
+			(void)sysfs_write(trace, on ? "1" : "0");
 		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 			snprintf(path, sizeof(path), "/sys/kernel/debug/block/%s/sched/%s", disk, files[i]);
 			if (sysfs_read(path, buf, sizeof(buf)) >= 0)
@@ -1234,7 +1240,8 @@ static void mode_debugfs(struct client *c)
 	}
 	if (p > 0)
 		reap_all(c);
-	(void)sysfs_write(trace, "0");
+	if (own_trace)
+		(void)sysfs_write(trace, "0");
 	if (read_any)
 		mode_op(c, 0, t0);
 	else	/* not on cfq right now (no sched/ files), or no debugfs */

@@ -76,7 +76,8 @@ done
 #     block tracer's cfq messages (notify only: no per-request events) of
 #     every device the round keeps, checked as they come. Not on devices
 #     torn down (the trace goes with them) or whose tunables change (a
-#     slice's length can change under it)
+#     slice's length can change under it); paths leaves a trace it finds
+#     on alone
 T=/sys/kernel/debug/tracing
 audit_pid=
 # events the ring buffer dropped (overruns) since the audit started
@@ -89,10 +90,11 @@ if grep -qw blk $T/available_tracers 2>/dev/null; then
 	echo blk >$T/current_tracer
 	audit_devs=
 	for d in $PLAN_DEVICES; do
-		case " $torn " in *" $d "*) continue ;; esac
 		b=$(devnode "$d"); b=${b#/dev/}
-		echo notify >"/sys/block/$b/trace/act_mask" && echo 1 >"/sys/block/$b/trace/enable" &&
-			audit_devs="$audit_devs $b"
+		# notify on every device: a stressor may turn a trace on (paths)
+		echo notify >"/sys/block/$b/trace/act_mask"
+		case " $torn " in *" $d "*) continue ;; esac
+		echo 1 >"/sys/block/$b/trace/enable" && audit_devs="$audit_devs $b"
 	done
 	echo 1 >$T/tracing_on
 	awk -v conf="$audit_conf" -f /rig/slice-audit.awk $T/trace_pipe >/tmp/audit.out 2>&1 &
