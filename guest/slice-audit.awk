@@ -33,7 +33,8 @@
 # device whose tunables a stressor changes is not audited (a slice's length
 # can change under it), nor one whose trace others turn on and off.
 #
-# Output, flushed as it goes: the breaches (the first 20 of each kind),
+# Output, flushed as it goes: the breaches (the first 20 of each kind,
+# the first one with the device's 16 events up to it, "context" lines),
 # and, when the trace carries the marker "rig-audit-end", one summary line:
 #   audit slices=N time=N short=N length=N idle=N nonrot=N timeout=N
 
@@ -46,9 +47,16 @@ BEGIN {
 	}
 }
 
-function breach(kind, text) {
+# a breach, and the device's events before it (the first breach of each
+# kind only: "context DEV <trace line>")
+function breach(kind, text,   i) {
 	n[kind]++
-	if (n[kind] <= 20) { print kind " " dev " " key " " text; fflush() }
+	if (n[kind] > 20) return
+	print kind " " dev " " key " " text
+	if (n[kind] == 1)
+		for (i = nh[dev] - 15; i <= nh[dev]; i++)
+			if (i > 0 && (dev SUBSEP i) in hist) print "context " dev " " hist[dev, i]
+	fflush()
 }
 
 # is ms the slice of one of the bases (a comma-separated list) at level?
@@ -95,6 +103,8 @@ function field(name,   i) {
 		if ($i ~ /^cfq[0-9]+$/ && $(i + 1) ~ /^(slice_|idle_arm)/) { key = $i; ev = $(i + 1); break }
 	}
 	if (!(dev in known) || key == "") next
+	hist[dev, ++nh[dev]] = $0
+	delete hist[dev, nh[dev] - 16]
 	if (ev == "idle_arm") {
 		armed[dev] = key
 		if (nonrot[dev] == 1) breach("nonrot", "idle_arm on a non-rotational device that queues")

@@ -16,9 +16,10 @@ idle() { line "$1" "$2" idle_arm "wait_us=$3"; }
 # the audited devices: 8,0 with cfq's defaults (sync 100, async 40, idle 4);
 # 8,16 also with a scenario's (sync 60, idle 10) and non-rotational
 conf="8,0:100:40:4:0 8,16:100,60:40:4,10:1"
-audit() {
+audit_all() {
 	{ cat; echo '  sh-1 [000] ..... 99.0: tracing_mark_write: rig-audit-end'; } | awk_ -v conf="$conf" -f guest/slice-audit.awk
 }
+audit() { audit_all | grep -v '^context '; }   # the breaches and the summary
 check() { # NAME WANT(regex) GOT
 	if [[ "$3" =~ $2 ]]; then echo "ok - audit: $1"; else echo "not ok - audit: $1"; echo "#   want /$2/, got: $3" | head -5; fi
 }
@@ -55,3 +56,6 @@ got=$({ start 8,0 cfq1 100 be/4; idle 8,0 cfq1 4000; expire 8,0 cfq1 idle_timeou
 	idle 8,0 cfq5 4000; expire 8,0 cfq4 idle_timeout 9000 be/4; } | audit)
 check "a slice ended by the idle timer needs an idle window of its own queue in that slice" \
 	"^timeout 8,0 cfq2 reason=idle_timeout without an idle window of its own${nl}timeout 8,0 cfq4 .* \(the last was cfq5.s\)${nl}audit slices=4 .* timeout=2$" "$got"
+got=$({ for i in $(seq 20); do start 8,0 cfq$i 100 be/4; done; expire 8,0 cfq20 time 10 be/4; expire 8,0 cfq21 time 10 be/4; } |
+	audit_all | grep -c "^context 8,0 ")
+check "the first breach of a kind comes with the device's 16 events up to it" '^16$' "$got"

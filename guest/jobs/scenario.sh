@@ -80,8 +80,12 @@ done
 #     on alone
 T=/sys/kernel/debug/tracing
 audit_pid=
-# events the ring buffer dropped (overruns) since the audit started
-audit_lost() { cat $T/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { s += $2 } END { print s + 0 }'; }
+# events the ring buffer lost (overwritten, or dropped by a nested
+# writer) since the audit started
+audit_lost() {
+	cat $T/per_cpu/cpu*/stats 2>/dev/null |
+		awk '/^(overrun|commit overrun|dropped events):/ { s += $NF } END { print s + 0 }'
+}
 if grep -qw blk $T/available_tracers 2>/dev/null; then
 	echo 0 >$T/tracing_on; echo >$T/trace
 	echo 2048 >$T/buffer_size_kb
@@ -232,6 +236,7 @@ while :; do
 		timeout*) rig_finding "slice audit: a slice ended by an idle timer it did not arm" ;;
 		esac
 		grep -E "^($audit_kinds) " /tmp/audit.out | head -n 5 | sed 's/^/audit breach: /' >&3
+		grep "^context " /tmp/audit.out | head -n 32 | sed 's/^/audit /' >&3
 		if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ]; then
 			end_round "slice audit breach seen at ${el} s"
 			break
