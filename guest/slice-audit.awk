@@ -23,11 +23,13 @@
 # timeout A slice ends by its idle timer ("reason=idle_timeout") only after
 #         an idle window of that queue in that slice: the timer callback
 #         acts only on the active queue that armed it (a stale timer must
-#         not end another queue's slice). It needs every event, and the
-#         series itself broke it twice in one exit-race round with no
-#         event counted lost: scenario.sh counts it and keeps the first
-#         one's context, but does not make it a finding until that is
-#         explained.
+#         not end another queue's slice). Checked per queue on the trace's
+#         timestamps, not on the order of the lines: under TCG the clock
+#         ticks in 1 ms steps, and trace_pipe puts two CPUs' events of
+#         the same tick in any order. A breach is a queue that never armed
+#         one, or whose last idle_arm is strictly older than its last
+#         slice_expire. It needs every event: scenario.sh counts it and
+#         keeps the first one's context, but does not make it a finding.
 #
 # -v conf="DEV:SYNC:ASYNC:IDLE:NONROT ..." names the devices audited (DEV as
 # the trace prints it, "8,0"; SYNC, ASYNC and IDLE the values a cfq on it
@@ -106,10 +108,12 @@ function field(name,   i) {
 		if ($i ~ /^cfq[0-9]+$/ && $(i + 1) ~ /^(slice_|idle_arm)/) { key = $i; ev = $(i + 1); break }
 	}
 	if (!(dev in known) || key == "") next
+	ts = -1
+	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = $i + 0; break }
 	hist[dev, ++nh[dev]] = $0
 	delete hist[dev, nh[dev] - 16]
 	if (ev == "idle_arm") {
-		armed[dev] = key
+		armed[dev, key] = ts
 		if (nonrot[dev] == 1) breach("nonrot", "idle_arm on a non-rotational device that queues")
 		w = field("wait_us") + 0
 		if (w > max_of(idle_b[dev]) * 1000) breach("idle", "wait_us=" w " slice_idle=" idle_b[dev])
@@ -127,10 +131,11 @@ function field(name,   i) {
 	}
 	slices++
 	reason = field("reason")
-	if (reason == "idle_timeout" && armed[dev] != key)
+	if (reason == "idle_timeout" &&
+	    (!((dev, key) in armed) || ((dev, key) in ended && armed[dev, key] < ended[dev, key])))
 		breach("timeout", "reason=idle_timeout without an idle window of its own" \
-			(armed[dev] == "" ? "" : " (the last was " armed[dev] "'s)"))
-	delete armed[dev]
+			((dev, key) in armed ? " (its last at " armed[dev, key] " s, before its last end at " ended[dev, key] " s)" : ""))
+	ended[dev, key] = ts
 	if (reason != "time") next
 	timed++
 	used = field("used_us") + 0
