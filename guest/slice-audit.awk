@@ -53,14 +53,14 @@ BEGIN {
 }
 
 # a breach, and the device's events before it (the first breach of each
-# kind only: "context DEV <trace line>")
+# kind only: "context KIND DEV <trace line>")
 function breach(kind, text,   i) {
 	n[kind]++
 	if (n[kind] > 20) return
 	print kind " " dev " " key " " text
 	if (n[kind] == 1)
 		for (i = nh[dev] - 15; i <= nh[dev]; i++)
-			if (i > 0 && (dev SUBSEP i) in hist) print "context " dev " " hist[dev, i]
+			if (i > 0 && (dev SUBSEP i) in hist) print "context " kind " " dev " " hist[dev, i]
 	fflush()
 }
 

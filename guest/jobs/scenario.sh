@@ -89,7 +89,7 @@ audit_lost() {
 if grep -qw blk $T/available_tracers 2>/dev/null; then
 	echo 0 >$T/tracing_on; echo >$T/trace
 	echo 2048 >$T/buffer_size_kb
-	# one clock for every CPU: the audit reads the events in trace order
+	# one clock for every CPU: the audit compares two CPUs' timestamps
 	echo global >$T/trace_clock
 	echo blk >$T/current_tracer
 	audit_devs=
@@ -229,7 +229,7 @@ while :; do
 	if [ -n "$audit_pid" ] && [ -z "${timeout_noted:-}" ] && grep -q '^timeout ' /tmp/audit.out; then
 		timeout_noted=1
 		rig_log "slice audit: a timeout breach (counted, not a finding; lost events: $(audit_lost))"
-		{ grep -m1 '^timeout ' /tmp/audit.out; grep "^context " /tmp/audit.out | head -n 32; } | sed 's/^/audit note: /' >&3
+		{ grep -m1 '^timeout ' /tmp/audit.out; grep "^context timeout " /tmp/audit.out; } | sed 's/^/audit note: /' >&3
 	fi
 	if [ -n "$audit_pid" ] && [ -z "${breach:-}" ] &&
 		breach=$(grep -m1 -E "^($audit_kinds) " /tmp/audit.out); then
@@ -240,7 +240,7 @@ while :; do
 		nonrot*) rig_finding "slice audit: an idle window on a non-rotational device that queues" ;;
 		esac
 		grep -E "^($audit_kinds) " /tmp/audit.out | head -n 5 | sed 's/^/audit breach: /' >&3
-		grep "^context " /tmp/audit.out | head -n 32 | sed 's/^/audit /' >&3
+		grep "^context ${breach%% *} " /tmp/audit.out | sed 's/^/audit /' >&3
 		if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ]; then
 			end_round "slice audit breach seen at ${el} s"
 			break
