@@ -61,6 +61,25 @@ nullb_as_disk() { # disk name, e.g. nullb0
 	echo 1 >"/sys/block/$1/queue/rotational"
 }
 
+# The slice audit's view of a disk (guest/slice-audit.awk's conf).
+# slice_sync:slice_async:slice_idle of a disk on cfq, empty on another
+slice_tunables() {
+	io=/sys/block/$1/queue/iosched
+	[ -f $io/slice_sync ] && echo "$(cat $io/slice_sync):$(cat $io/slice_async):$(cat $io/slice_idle)"
+}
+# the disk as the audit's conf names it, DEV:SYNC:ASYNC:IDLE:NONROT: DEV as
+# the trace prints it, each tunable "earlier,now" (the defaults a switch
+# brings back, and the scenario's), NONROT 1 where cfq must not idle
+# (non-rotational with 5 tags or more, patch 17)
+audit_device() { # disk [earlier tunables, default: now]
+	cur=$(slice_tunables "$1")
+	mm=$(tr : , <"/sys/block/$1/dev")
+	tags=$(cat "/sys/block/$1/mq/0/nr_tags" 2>/dev/null || echo 0)
+	nonrot=0
+	[ "$(cat "/sys/block/$1/queue/rotational")" = 0 ] && [ "$tags" -ge 5 ] && nonrot=1
+	echo "${2:-$cur}:$cur" | awk -F: -v d="$mm" -v r="$nonrot" '{ printf "%s:%s,%s:%s,%s:%s,%s:%s", d, $1, $4, $2, $5, $3, $6, r }'
+}
+
 # A test device of a scenario (virtio, nullb, sdebug) -> its /dev node, once
 # it exists. Used by guest/jobs/scenario.sh and by the fault code that
 # host/faults.sh generates (target=DEV).

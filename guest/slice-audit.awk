@@ -43,12 +43,21 @@
 # and, when the trace carries the marker "rig-audit-end", one summary line:
 #   audit slices=N time=N short=N length=N idle=N nonrot=N timeout=N
 
+function scale(base, level) { return base + int(base / 5) * (4 - level) }
+
+# per device: its bases, the shortest slice it allows (level 7 of its
+# smallest base) and the longest idle window (its largest slice_idle), in us
 BEGIN {
 	nc = split(conf, c, " ")
 	for (i = 1; i <= nc; i++) {
 		split(c[i], f, ":")
-		known[f[1]] = 1
-		sync_b[f[1]] = f[2]; async_b[f[1]] = f[3]; idle_b[f[1]] = f[4]; nonrot[f[1]] = f[5]
+		d = f[1]; known[d] = 1
+		sync_b[d] = f[2]; async_b[d] = f[3]; idle_b[d] = f[4]; nonrot[d] = f[5]
+		k = split(f[2] "," f[3], v, ",")
+		for (j = 1; j <= k; j++) if (!(d in min_us) || scale(v[j] + 0, 7) * 1000 < min_us[d]) min_us[d] = scale(v[j] + 0, 7) * 1000
+		if (min_us[d] < 1000) min_us[d] = 1000
+		k = split(f[4], v, ",")
+		for (j = 1; j <= k; j++) if (v[j] * 1000 > max_idle_us[d]) max_idle_us[d] = v[j] * 1000
 	}
 }
 
@@ -71,23 +80,6 @@ function of_base(ms, bases, level,   b, k, i) {
 	return 0
 }
 
-function max_of(list,   v, k, i, m) {
-	k = split(list, v, ",")
-	m = 0
-	for (i = 1; i <= k; i++) if (v[i] + 0 > m) m = v[i] + 0
-	return m
-}
-
-function scale(base, level) { return base + int(base / 5) * (4 - level) }
-
-# the shortest slice a queue can have on dev: level 7 of its smallest base
-function min_slice(dev,   v, k, i, m) {
-	k = split(sync_b[dev] "," async_b[dev], v, ",")
-	m = -1
-	for (i = 1; i <= k; i++) if (m < 0 || scale(v[i] + 0, 7) < m) m = scale(v[i] + 0, 7)
-	return m < 1 ? 1 : m
-}
-
 function field(name,   i) {
 	for (i = 1; i <= NF; i++)
 		if (index($i, name "=") == 1) return substr($i, length(name) + 2)
@@ -102,21 +94,20 @@ function field(name,   i) {
 }
 
 / cfq[0-9]+ (slice_start|slice_expire|idle_arm) / {
-	dev = ""; key = ""
+	ts = -1; dev = ""; key = ""
 	for (i = 1; i < NF; i++) {
+		if (ts < 0 && $i ~ /^[0-9]+\.[0-9]+:$/) ts = $i + 0
 		if (dev == "" && $i ~ /^[0-9]+,[0-9]+$/) dev = $i
 		if ($i ~ /^cfq[0-9]+$/ && $(i + 1) ~ /^(slice_|idle_arm)/) { key = $i; ev = $(i + 1); break }
 	}
 	if (!(dev in known) || key == "") next
-	ts = -1
-	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = $i + 0; break }
 	hist[dev, ++nh[dev]] = $0
 	delete hist[dev, nh[dev] - 16]
 	if (ev == "idle_arm") {
 		armed[dev, key] = ts
 		if (nonrot[dev] == 1) breach("nonrot", "idle_arm on a non-rotational device that queues")
 		w = field("wait_us") + 0
-		if (w > max_of(idle_b[dev]) * 1000) breach("idle", "wait_us=" w " slice_idle=" idle_b[dev])
+		if (w > max_idle_us[dev]) breach("idle", "wait_us=" w " slice_idle=" idle_b[dev])
 		next
 	}
 	if (ev == "slice_start") {
@@ -139,6 +130,6 @@ function field(name,   i) {
 	if (reason != "time") next
 	timed++
 	used = field("used_us") + 0
-	if (used < min_slice(dev) * 1000)
-		breach("short", "used_us=" used " prio=" field("prio") " min_us=" min_slice(dev) * 1000)
+	if (used < min_us[dev])
+		breach("short", "used_us=" used " prio=" field("prio") " min_us=" min_us[dev])
 }

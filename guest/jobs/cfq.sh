@@ -140,11 +140,9 @@ trace_on() { # dev
 }
 trace_off() { echo 0 >$T/tracing_on; echo 0 >/sys/block/$1/trace/enable; }
 # the soak's slice audit (guest/slice-audit.awk) of the trace, with the
-# device's tunables now: its summary line "audit slices=N ... nonrot=N"
+# device's tunables now: its summary line "audit slices=N ... timeout=N"
 audit_trace() { # dev
-	io=/sys/block/$1/queue/iosched
-	conf="$(tr : , <"/sys/block/$1/dev"):$(cat $io/slice_sync):$(cat $io/slice_async):$(cat $io/slice_idle):0"
-	{ cat $T/trace; echo rig-audit-end; } | awk -v conf="$conf" -f /rig/slice-audit.awk | tail -n 1
+	{ cat $T/trace; echo rig-audit-end; } | awk -v conf="$(audit_device "$1")" -f /rig/slice-audit.awk | tail -n 1
 }
 dd_reader() { # dev skip_blocks -> an O_DIRECT sequential 4 KiB reader (pid in $!)
 	dd if=/dev/$1 of=/dev/null bs=4k iflag=direct skip="$2" count=200000 2>/dev/null &
@@ -373,8 +371,8 @@ rig_result "# slow device: $bytime of $all slices of 3 sync readers ended by tim
 	ok "slow device: a slice keeps the device while its request is in flight ($bytime of $all end by time)" ||
 	bad "slow device: a slice keeps the device while its request is in flight (only $bytime of $all end by time)"
 # the soak's slice audit (guest/slice-audit.awk) reads this real trace: it
-# pairs the slices that ended by time with their start, and no slice broke
-# a rule (its length, its end, its idle windows)
+# finds the slices that ended by time, and no slice broke a rule (its
+# length, its end, its idle windows)
 a=$(audit_trace nullb0)
 rig_result "# slice audit of that trace: $a"
 t=$(echo "$a" | sed -n 's/^audit slices=[0-9]* time=\([0-9]*\) short=0 length=0 idle=0 nonrot=0 timeout=0$/\1/p')

@@ -37,22 +37,6 @@ while [ $i -lt "$PLAN_N" ]; do
 	i=$((i + 1)); eval "spec=\$PLAN_S$i"
 	case "$spec" in teardown@* | tunables@*) t=${spec%% *}; torn="$torn ${t#*@}" ;; esac
 done
-# slice_sync:slice_async:slice_idle of a disk on cfq, empty on another
-slice_tunables() {
-	io=/sys/block/$1/queue/iosched
-	[ -f $io/slice_sync ] && echo "$(cat $io/slice_sync):$(cat $io/slice_async):$(cat $io/slice_idle)"
-}
-# a device as the slice audit's conf names it: DEV:SYNC:ASYNC:IDLE:NONROT
-# (DEV as the trace prints it, each tunable "default,scenario's"; NONROT 1
-# where cfq must not idle: non-rotational with 5 tags or more, patch 17)
-audit_device() { # disk defaults
-	cur=$(slice_tunables "$1")
-	mm=$(tr : , <"/sys/block/$1/dev")
-	tags=$(cat "/sys/block/$1/mq/0/nr_tags" 2>/dev/null || echo 0)
-	nonrot=0
-	[ "$(cat "/sys/block/$1/queue/rotational")" = 0 ] && [ "$tags" -ge 5 ] && nonrot=1
-	echo "$2:$cur" | awk -F: -v d="$mm" -v r="$nonrot" '{ printf "%s:%s,%s:%s,%s:%s,%s:%s", d, $1, $4, $2, $5, $3, $6, r }'
-}
 queues='' audit_conf=''
 for d in $PLAN_DEVICES; do
 	n=$(devnode "$d")
@@ -102,8 +86,8 @@ if grep -qw blk $T/available_tracers 2>/dev/null; then
 	done
 	echo 1 >$T/tracing_on
 	awk -v conf="$audit_conf" -f /rig/slice-audit.awk $T/trace_pipe >/tmp/audit.out 2>&1 &
-	audit_kinds='short|length|idle|nonrot'
 	audit_pid=$!
+	audit_kinds='short|length|idle|nonrot'	# the rules whose breach is a finding
 	rig_log "slice audit on:$audit_devs (tunables:$audit_conf)"
 fi
 
@@ -223,14 +207,15 @@ while :; do
 			rig_log "report at ${el} s is a known artifact (host/known-issues): the round goes on"
 		fi
 	fi
-	# the slice audit saw a breach of one of its rules (guest/slice-audit.awk)
-	# timeout is counted, not a finding (guest/slice-audit.awk): its first
-	# breach goes to results.log with its context, for the record
+	# the slice audit's timeout rule is counted, not a finding
+	# (guest/slice-audit.awk): its first breach goes to results.log with
+	# its context, for the record
 	if [ -n "$audit_pid" ] && [ -z "${timeout_noted:-}" ] && grep -q '^timeout ' /tmp/audit.out; then
 		timeout_noted=1
 		rig_log "slice audit: a timeout breach (counted, not a finding; lost events: $(audit_lost))"
 		{ grep -m1 '^timeout ' /tmp/audit.out; grep "^context timeout " /tmp/audit.out; } | sed 's/^/audit note: /' >&3
 	fi
+	# a breach of one of the other rules is a finding
 	if [ -n "$audit_pid" ] && [ -z "${breach:-}" ] &&
 		breach=$(grep -m1 -E "^($audit_kinds) " /tmp/audit.out); then
 		case "$breach" in
