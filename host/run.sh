@@ -112,7 +112,9 @@ series=$(series_hash)
 
 say "run $RUN_ID: job $job, $accel, $FLAVOR kernel $kernel_hash (series $series), timeout ${TIMEOUT}s"
 mon="$run/monitor"
-monitor() { echo "$1" >"$mon.in"; }
+# never blocks: a guest that panics while it is asked (oops=panic) takes QEMU,
+# the fifo's only reader, with it, and an open for writing would wait forever
+monitor() { kill -0 "$qpid" 2>/dev/null && timeout 5 bash -c 'echo "$1" >"$2"' _ "$1" "$mon.in" || true; }
 
 # One boot: start QEMU, watch the console, and on a hang ask the guest for
 # blocked tasks and backtraces before killing it. Sets hang and wall.

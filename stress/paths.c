@@ -1196,13 +1196,13 @@ static void mode_discard(struct client *c)
 /* ---- debugfs ---------------------------------------------------------- */
 
 /* The scheduler's debugfs attributes (block/<disk>/sched/: active_queue,
- * rr_list, dispatch, queues) walk its lists under its lock: read them all
- * while a helper does sync I/O on the same queue. Half the rounds with the
- * disk's blktrace on (its sysfs trace/enable): the scheduler's messages are
- * formatted under its lock, with IRQs off, only while a trace is set up,
- * and the trace comes and goes under I/O as a user's blktrace would. A
- * trace that is on when the mode starts is someone else's (the rig's slice
- * audit, a user's blktrace): it is left alone. */
+ * rr_list, queues, and dispatch on 6.12) walk its lists under its lock: read
+ * every one there is while a helper does sync I/O on the same queue. Half
+ * the rounds with the disk's blktrace on (its sysfs trace/enable): the
+ * scheduler's messages are formatted under its lock, with IRQs off, only
+ * while a trace is set up, and the trace comes and goes under I/O as a
+ * user's blktrace would. A trace that is on when the mode starts is someone
+ * else's (the rig's slice audit, a user's blktrace): it is left alone. */
 static void mode_debugfs(struct client *c)
 {
 	static const char *const files[] = { "active_queue", "rr_list", "dispatch", "queues" };
