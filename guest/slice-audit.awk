@@ -28,8 +28,9 @@
 #         ticks in 1 ms steps, and trace_pipe puts two CPUs' events of
 #         the same tick in any order. A breach is a queue that never armed
 #         one, or whose last idle_arm is strictly older than its last
-#         slice_expire. It needs every event: scenario.sh counts it and
-#         keeps the first one's context, but does not make it a finding.
+#         slice_expire. It needs every event: after the ring buffer lost
+#         one, scenario.sh only counts its breaches (with the first one's
+#         context), not a finding.
 #
 # -v conf="DEV:SYNC:ASYNC:IDLE:NONROT ..." names the devices audited (DEV as
 # the trace prints it, "8,0"; SYNC, ASYNC and IDLE the values a cfq on it

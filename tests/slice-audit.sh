@@ -66,3 +66,10 @@ check "events of the same clock tick in another order are no breach" "^audit sli
 got=$({ for i in $(seq 20); do start 8,0 cfq$i 100 be/4; done; expire 8,0 cfq20 time 10 be/4; expire 8,0 cfq21 time 10 be/4; } |
 	audit_all | grep -c "^context short 8,0 ")
 check "the first breach of a kind comes with the device's 16 events up to it" '^16$' "$got"
+# the totals of the run and soak summaries (host/lib.sh audit_totals): a
+# round's timeout breaches are breaches when it lost no event, else notes
+got=$(bash -c '. host/lib.sh && audit_totals "$@"' _ <(printf '%s\n' \
+	'audit slices=10 time=2 short=0 length=1 idle=0 nonrot=0 timeout=2 lost=0 devices=vda' \
+	'audit slices=5 time=1 short=0 length=0 idle=0 nonrot=0 timeout=3 lost=7 devices=vda'))
+check "summary totals: timeout breaches count as breaches in a round that lost no event, as notes in one that did" \
+	'^slices 15, ended by time 3, breaches 3, timeout notes 3, lost events 7, in 2 round\(s\)$' "$got"

@@ -87,7 +87,7 @@ if grep -qw blk $T/available_tracers 2>/dev/null; then
 	echo 1 >$T/tracing_on
 	awk -v conf="$audit_conf" -f /rig/slice-audit.awk $T/trace_pipe >/tmp/audit.out 2>&1 &
 	audit_pid=$!
-	audit_kinds='short|length|idle|nonrot'	# the rules whose breach is a finding
+	audit_kinds='short|length|idle|nonrot|timeout'	# the rules whose breach is a finding
 	rig_log "slice audit on:$audit_devs (tunables:$audit_conf)"
 fi
 
@@ -207,15 +207,16 @@ while :; do
 			rig_log "report at ${el} s is a known artifact (host/known-issues): the round goes on"
 		fi
 	fi
-	# the slice audit's timeout rule is counted, not a finding
-	# (guest/slice-audit.awk): its first breach goes to results.log with
-	# its context, for the record
-	if [ -n "$audit_pid" ] && [ -z "${timeout_noted:-}" ] && grep -q '^timeout ' /tmp/audit.out; then
-		timeout_noted=1
-		rig_log "slice audit: a timeout breach (counted, not a finding; lost events: $(audit_lost))"
+	# the timeout rule needs every event (guest/slice-audit.awk): once the
+	# ring buffer has lost one, its breaches are only counted, the first
+	# one with its context in results.log, for the record
+	if [ -n "$audit_pid" ] && [ -z "${timeout_noted:-}" ] && [ -z "${breach:-}" ] &&
+		grep -q '^timeout ' /tmp/audit.out && [ "$(audit_lost)" -gt 0 ]; then
+		timeout_noted=1 audit_kinds='short|length|idle|nonrot'
+		rig_log "slice audit: a timeout breach after $(audit_lost) lost events (counted, not a finding)"
 		{ grep -m1 '^timeout ' /tmp/audit.out; grep "^context timeout " /tmp/audit.out; } | sed 's/^/audit note: /' >&3
 	fi
-	# a breach of one of the other rules is a finding
+	# a breach of a rule is a finding
 	if [ -n "$audit_pid" ] && [ -z "${breach:-}" ] &&
 		breach=$(grep -m1 -E "^($audit_kinds) " /tmp/audit.out); then
 		case "$breach" in
@@ -223,6 +224,7 @@ while :; do
 		length*) rig_finding "slice audit: a slice started with a length off legacy CFQ's rule" ;;
 		idle*) rig_finding "slice audit: an idle window longer than slice_idle" ;;
 		nonrot*) rig_finding "slice audit: an idle window on a non-rotational device that queues" ;;
+		timeout*) rig_finding "slice audit: the idle timer ended a slice that armed no idle window" ;;
 		esac
 		grep -E "^($audit_kinds) " /tmp/audit.out | head -n 5 | sed 's/^/audit breach: /' >&3
 		grep "^context ${breach%% *} " /tmp/audit.out | sed 's/^/audit /' >&3
