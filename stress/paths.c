@@ -480,9 +480,25 @@ static void mode_merge(struct client *c)
 	aio_run(c, c->aio, cbs, na, 1, res);
 	aio_account(c, b0, blk, res, na, 1, t0, ok);
 
-	/* (b) one iocb per io_submit: bios merge into requests still queued */
+	/* (b) one iocb per io_submit: bios merge into requests still queued.
+	 * Half the time the first three fill a gap from below (blocks 2, 0,
+	 * then 1): the bio of block 1 joins two queued requests, the later
+	 * of which is the older (the scheduler keeps its fifo deadline). */
 	if (nb) {
+		int gap = rng_below(&c->aux, 2) != 0;	/* drawn either way */
+
 		prep_blocks(c, iocbs, cbs, blk, b0, na, nb, 1);
+		for (int want = 0; gap && nb >= 3 && want < 3; want++) {
+			int k = want;
+
+			while (blk[k] != na + (want ? want - 1 : 2))
+				k++;
+			struct iocb t = iocbs[want];
+			int tb = blk[want];
+
+			iocbs[want] = iocbs[k], blk[want] = blk[k];
+			iocbs[k] = t, blk[k] = tb;
+		}
 		t0 = now_us();
 		aio_run(c, c->aio, cbs, nb, 0, res);
 		aio_account(c, b0, blk, res, nb, 1, t0, ok);
