@@ -122,9 +122,10 @@ declare -A pid_round=() r_start=() r_plan=() r_d=() r_s=() r_date=()
 kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
 trap 'for p in "${!pid_round[@]}"; do kill_tree "$p"; done; for p in "${r_plan[@]}"; do rm -rf "$p"; done' EXIT
 trap 'exit 130' INT TERM
-# guest uptime of the first kernel report or rig finding in a console log
+# guest uptime of the first kernel report or rig finding in a console log;
+# nothing for a guest that went silent (the host's watchdog wrote RIG-HANG)
 first_report_uptime() {
-	grep -a -m1 -E "\] ($REPORT_RE|RIG-FINDING)" "$1" |
+	{ grep -a -m1 -E "\] ($REPORT_RE|RIG-FINDING)" "$1" || true; } |
 		sed -n 's/^\[ *\([0-9]*\)\..*/\1/p'
 }
 more_rounds() {

@@ -2,8 +2,10 @@
 # splat: the positive-control stressor (busybox sh in the guest, installed as
 # bin/splat next to the C stressors). After --after seconds it makes the
 # kernel print one real report of the kind asked for (guest/modules/rig_splat:
-# lockdep, kasan, odebug, atomic_sleep, hung, race), so the rig's own path
-# from report to finding to repro and minimizing can be checked end to end.
+# lockdep, kasan, odebug, atomic_sleep, hung, race; or wedge: every CPU
+# spins with IRQs off and the guest prints nothing more), so the rig's own
+# path from report (or silence) to finding to repro and minimizing can be
+# checked end to end.
 # It takes the options every stressor gets from the runner and ignores those
 # it has no use for. Exit: 0, or 2 on a usage error or when the module fails.
 kind=lockdep after=5
@@ -18,8 +20,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case "$kind" in
-lockdep | kasan | odebug | atomic_sleep | hung | race) ;;
-*) echo "splat: --kind must be lockdep, kasan, odebug, atomic_sleep, hung or race (got '$kind')" >&2; exit 2 ;;
+lockdep | kasan | odebug | atomic_sleep | hung | race | wedge) ;;
+*) echo "splat: --kind must be lockdep, kasan, odebug, atomic_sleep, hung, race or wedge (got '$kind')" >&2; exit 2 ;;
 esac
 case "$after" in
 '' | *[!0-9]*) echo "splat: --after must be seconds (got '$after')" >&2; exit 2 ;;

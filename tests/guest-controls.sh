@@ -21,3 +21,34 @@ check hung         "INFO: task hung in rig_splat_hung_thread"
 check lockdep      "possible deadlock in rig_splat_lockdep_inversion"
 if [ "$rc" = 1 ]; then echo "ok - controls: run exits 1 on findings"
 else echo "not ok - controls: run exits 1 on findings (got $rc)"; fi
+
+# A guest that goes silent (rig_splat's wedge: every CPU spins with IRQs
+# off, nothing is printed any more) is taken for a hang by the host's
+# console watchdog (SILENCE), and the soak records it and goes on: two
+# rounds of it, each with a summary, the soak with its own.
+logs=$PWD/logs/$id-wedge
+rm -rf "$logs" && mkdir -p "$logs"
+cat >"$logs/wedge.scn" <<'SCN'
+# test-only: the guest wedges 5 s into the round
+duration  = 30
+devices   = nullb
+scheduler = cfq
+faults    = none
+stressor  = churn@nullb --clients 1
+stressor  = splat --kind wedge --after 5
+SCN
+KEEP_GOING=1 ROUNDS=1-2 SILENCE=30 LOGS=$logs host/soak.sh "$logs/wedge.scn" 30s 1 >"$logs.out" 2>&1
+rc=$?
+soak=$(echo "$logs"/soak-*)
+if [ -f "$soak/summary" ] && [ "$(wc -l <"$soak/rounds")" = 2 ] && [ "$rc" = 1 ]; then
+	echo "ok - controls: a silent guest ends its round, and the soak goes on (2 rounds, exit 1)"
+else
+	echo "not ok - controls: a silent guest ends its round, and the soak goes on (exit $rc, $(wc -l <"$soak/rounds" 2>/dev/null) rounds)"
+	tail -5 "$logs.out" | sed 's/^/#   /'
+fi
+if grep -qP '^finding\t.*hang: no console output for 30 s' "$soak/summary" 2>/dev/null; then
+	echo "ok - controls: wedge -> hang: no console output for 30 s"
+else
+	echo "not ok - controls: wedge -> hang: no console output for 30 s"
+	grep -P '^finding' "$soak/summary" 2>/dev/null | sed 's/^/#   /'
+fi

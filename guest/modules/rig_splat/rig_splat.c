@@ -13,6 +13,8 @@
  *                 a lock for two seconds (KCSAN, the race flavor)
  *   lockdep       AB-BA lock order inversion   (PROVE_LOCKING; run it last,
  *                 lockdep turns itself off after its first report)
+ *   wedge         every CPU spins with IRQs off, for good: a guest that
+ *                 prints nothing more (the host's console watchdog)
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -22,6 +24,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -129,6 +132,15 @@ static noinline void rig_splat_lockdep_inversion(void)
 	spin_unlock(&rig_lock_b);
 }
 
+/* stop_machine() runs it with IRQs off while every other CPU waits, IRQs
+ * off too, for it to return: it never does */
+static int rig_splat_wedge_fn(void *unused)
+{
+	for (;;)
+		cpu_relax();
+	return 0;
+}
+
 static ssize_t rig_splat_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
@@ -153,6 +165,8 @@ static ssize_t rig_splat_write(struct file *file, const char __user *ubuf,
 		rig_splat_race();
 	else if (!strcmp(buf, "lockdep"))
 		rig_splat_lockdep_inversion();
+	else if (!strcmp(buf, "wedge"))
+		stop_machine(rig_splat_wedge_fn, NULL, NULL);
 	else
 		return -EINVAL;
 	return count;
