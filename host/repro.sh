@@ -140,7 +140,8 @@ if [ "$MINIMIZE" = 1 ] && [ "$hits" -gt 0 ]; then
 	done
 	for f in $faults; do
 		[ "$f" != none ] || continue
-		cand=$(tr ' ' '\n' <<<"$faults" | grep -vx "$f" | tr '\n' ' ' | sed 's/ *$//')
+		# no fault set left: grep finds nothing, which is no error here
+		cand=$(tr ' ' '\n' <<<"$faults" | { grep -vx "$f" || true; } | tr '\n' ' ' | sed 's/ *$//')
 		if try "$keep" "${cand:-none}"; then faults=${cand:-none}; say "repro $id: not needed: fault set $f"; fi
 	done
 	scn_text "$keep" "$faults" >"$dir/minimal.scn"
