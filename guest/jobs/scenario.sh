@@ -254,9 +254,10 @@ done
 [ "$PLAN_FAULTS" != none ] && faults_report
 if [ -n "$audit_pid" ]; then
 	# the marker ends the audit once it has read everything before it
+	# (up to a minute: beside another guest, 20 s did not always do)
 	echo rig-audit-end >$T/trace_marker
 	i=0
-	while kill -0 "$audit_pid" 2>/dev/null && [ $i -lt 20 ]; do sleep 1; i=$((i + 1)); done
+	while kill -0 "$audit_pid" 2>/dev/null && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
 	kill "$audit_pid" 2>/dev/null
 	echo 0 >$T/tracing_on
 	# before the tracer goes: changing it resets the buffers and their stats
