@@ -175,12 +175,14 @@ boot_and_watch() {
 }
 
 boot_and_watch
-if [ -n "$hang" ] && ! grep -q '^RIG-BOOT' "$run/results.log"; then
+if ! grep -q '^RIG-BOOT' "$run/results.log"; then
 	# Under TCG on an overloaded host the guest can miss its timer
-	# calibration and stall before init, before any code under test ran:
-	# an infrastructure flake, not a finding. Keep that log, boot once more.
+	# calibration and stall, or panic ("IO-APIC + timer doesn't work"),
+	# before init, before any code under test ran (the scheduler is a
+	# module the job loads): an infrastructure flake, not a finding. Keep
+	# that log, boot once more; a kernel that cannot boot fails again.
 	mv "$run/console.log" "$run/console.boot-stall.log"
-	say "run $RUN_ID: the guest stalled before init (host overloaded?); kept console.boot-stall.log, booting once more"
+	say "run $RUN_ID: the guest $([ -n "$hang" ] && echo stalled || echo died) before init (host overloaded?); kept console.boot-stall.log, booting once more"
 	boot_and_watch
 fi
 rm -f "$mon.in" "$mon.out" "$run/initrd"
