@@ -485,13 +485,14 @@ static void mode_merge(struct client *c)
 	 * then 1): the bio of block 1 joins two queued requests, the later
 	 * of which is the older (the scheduler keeps its fifo deadline). */
 	if (nb) {
+		static const int gap_order[3] = { 2, 0, 1 };
 		int gap = rng_below(&c->aux, 2) != 0;	/* drawn either way */
 
 		prep_blocks(c, iocbs, cbs, blk, b0, na, nb, 1);
 		for (int want = 0; gap && nb >= 3 && want < 3; want++) {
 			int k = want;
 
-			while (blk[k] != na + (want ? want - 1 : 2))
+			while (blk[k] != na + gap_order[want])
 				k++;
 			struct iocb t = iocbs[want];
 			int tb = blk[want];
