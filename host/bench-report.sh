@@ -30,6 +30,7 @@ if [ ${#logs[@]} -gt 0 ]; then
 	grep -a '^trace ' all.log >trace.log || true
 	grep -a '^bench-skip ' all.log >skipped.log || true
 	grep -a -E '^bench-(ionice|timeouts) ' all.log >extras.log || true
+	grep -a '^bench-disk ' all.log >disk.log || true
 	rm -f all.log
 fi
 if [ ! -s results.csv ] || [ "$(wc -l <results.csv)" -lt 2 ]; then echo "error: no bench results in $dir" >&2; exit 2; fi
@@ -255,5 +256,17 @@ awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(set
 	END { if (n) { printf "\nfailing disk: null_blk times out 50%% of requests (%s s), 100 readers of 4 blocks; wall time:\n", to
 		for (i = 1; i <= n; i++) printf "  %-12s %6.1f s\n", o[i], t[o[i]]
 		if (("cfq" in t) && ("mq-deadline" in t) && t["mq-deadline"] > 0) printf "  %s cfq within 2x mq-deadline: %.1f / %.1f = %.2f\n", verdict(t["cfq"] <= 2 * t["mq-deadline"]), t["cfq"], t["mq-deadline"], t["cfq"] / t["mq-deadline"] } }' extras.log >>summary.txt
+# where the model disk's time went (bench-disk lines): per second of the
+# point, summed over reps; a seek is a switch between regions
+[ ! -s disk.log ] || awk '
+	{ split("", f); for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) f[substr($i, 1, p - 1)] = substr($i, p + 1) } }
+	f["case"] !~ /^(read|write)-/ { next }
+	{ k = f["sched"] " " f["case"] " " f["clients"]; if (!(k in t)) o[++n] = k
+	  t[k] += f["secs"]; x[k] += f["xfer_us"]; sk[k] += f["seek_us"]; r[k] += f["rot_us"]; ns[k] += f["seeks"]; sc = f["scale"] }
+	END { if (!n) exit
+		printf "\nthe model disk'"'"'s time (rotdisk, time_scale_pct %s), ms per second of the point: transfer, seek, rotation; switches (seeks) per s and ms each:\n", sc
+		for (i = 1; i <= n; i++) { k = o[i]; split(k, a, " "); s = t[k] * 1000
+			printf "  %-11s %-12s %d client(s): xfer %4.0f  seek %4.0f  rot %4.0f  | %5.1f seeks/s, %4.1f + %3.1f ms\n", a[2], a[1], a[3],
+				x[k] / s, sk[k] / s, r[k] / s, ns[k] / t[k], ns[k] ? sk[k] / ns[k] / 1000 : 0, ns[k] ? r[k] / ns[k] / 1000 : 0 } }' disk.log >>summary.txt
 cat summary.txt
 echo " files: $PWD/{tables.txt,points.csv,results.csv,*.png}"

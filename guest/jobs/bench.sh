@@ -5,6 +5,8 @@
 #   bench dev= scale= sched= case= clients= rep= client= kib_s= lat_max_us= ios= iops=
 #   trace slice|idle|key|summary ...       (the cfq slice timeline)
 #   bench-skip ... reason=...               (a point that could not run)
+#   bench-disk dev=rotdisk ... secs= requests= seeks= seek_us= rot_us= xfer_us= busy_us=
+#                                           (the model disk's time during a point)
 # Settings (run.conf):
 #   RIG_BENCH_DEVS     devices of the matrix: rotdisk virtio nulllat ("rotdisk virtio")
 #   RIG_BENCH_SCHEDS   ("cfq bfq mq-deadline kyber none")
@@ -109,6 +111,8 @@ point() {
 	esac
 	region=$(($(blockdev --getsize64 "/dev/$node") / 8 / 1048576 * 1048576))
 	tag="dev=$dev scale=$scale sched=$sched case=$case clients=$clients rep=$rep"
+	dstat=/sys/kernel/debug/$node/stats
+	[ "$dev" = rotdisk ] && cat "$dstat" >/tmp/disk.0 2>/dev/null || : >/tmp/disk.0
 	# shellcheck disable=SC2086
 	fio --name=c --filename=/dev/$node --direct=1 $engine --rw=$rw --bs=${bs}k \
 		--numjobs="$clients" --size=$region --offset_increment=$region \
@@ -128,6 +132,14 @@ point() {
 		return 1
 	fi
 	cat /tmp/point.out >&3
+	# where the model disk's time went during the point (model us; wall =
+	# model * scale / 100): a switch between clients costs a seek and a
+	# rotation, a sequential request only its transfer
+	[ ! -s /tmp/disk.0 ] || awk -v tag="$tag" -v secs="$secs" '
+		NR == FNR { a[$1] = $2; next } { b[$1] = $2 }
+		END { printf "bench-disk %s secs=%d requests=%d seeks=%d seek_us=%d rot_us=%d xfer_us=%d busy_us=%d\n",
+			tag, secs, b["requests"] - a["requests"], b["seeks"] - a["seeks"], b["seek_us"] - a["seek_us"],
+			b["rot_us"] - a["rot_us"], b["xfer_us"] - a["xfer_us"], b["busy_us"] - a["busy_us"] }' /tmp/disk.0 "$dstat" >&3
 	np=$((np + 1))
 	rig_log "bench $np: $tag agg=${agg}KiB/s iops=$iops"
 }
