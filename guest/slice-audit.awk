@@ -31,6 +31,12 @@
 #         slice_expire. It needs every event: after the ring buffer lost
 #         one, scenario.sh only counts its breaches (with the first one's
 #         context), not a finding.
+# round   A queue gets at most one slice per round of its class
+#         ("slice_select round=CLASS/N id=ID", patch 19: the queues due in
+#         a round are taken in sector order, and a new round starts only
+#         when none is due). A queue is its id, not its key: a later queue
+#         of the same key is another queue. A lost event can hide a breach,
+#         never make one.
 #
 # -v conf="DEV:SYNC:ASYNC:IDLE:NONROT ..." names the devices audited (DEV as
 # the trace prints it, "8,0"; SYNC, ASYNC and IDLE the values a cfq on it
@@ -42,7 +48,7 @@
 # Output, flushed as it goes: the breaches (the first 20 of each kind,
 # the first one with the device's 16 events up to it, "context" lines),
 # and, when the trace carries the marker "rig-audit-end", one summary line:
-#   audit slices=N time=N short=N length=N idle=N nonrot=N timeout=N
+#   audit slices=N time=N short=N length=N idle=N nonrot=N timeout=N round=N
 
 function scale(base, level) { return base + int(base / 5) * (4 - level) }
 
@@ -88,13 +94,13 @@ function field(name,   i) {
 }
 
 /rig-audit-end/ {
-	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d timeout=%d\n", slices, timed,
-		n["short"], n["length"], n["idle"], n["nonrot"], n["timeout"]
+	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d timeout=%d round=%d\n", slices, timed,
+		n["short"], n["length"], n["idle"], n["nonrot"], n["timeout"], n["round"]
 	fflush()
 	exit
 }
 
-/ cfq[0-9]+ (slice_start|slice_expire|idle_arm) / {
+/ cfq[0-9]+ (slice_select|slice_start|slice_expire|idle_arm) / {
 	ts = -1; dev = ""; key = ""
 	for (i = 1; i < NF; i++) {
 		if (ts < 0 && $i ~ /^[0-9]+\.[0-9]+:$/) ts = $i + 0
@@ -109,6 +115,12 @@ function field(name,   i) {
 		if (nonrot[dev] == 1) breach("nonrot", "idle_arm on a non-rotational device that queues")
 		w = field("wait_us") + 0
 		if (w > max_idle_us[dev]) breach("idle", "wait_us=" w " slice_idle=" idle_b[dev])
+		next
+	}
+	if (ev == "slice_select") {
+		q = dev SUBSEP field("id"); r = field("round")
+		if ((q in rnd) && rnd[q] == r) breach("round", "a second slice in round " r " (queue id " field("id") ")")
+		rnd[q] = r
 		next
 	}
 	if (ev == "slice_start") {

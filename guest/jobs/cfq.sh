@@ -179,7 +179,7 @@ expect "$(ms be/7)" 40 "BE level 7: sync slices of 40 ms (100 - 100/5 * 3)"
 a=$(audit_trace nullb0)
 case "$a" in
 "audit slices=0 "*) bad "slice audit: BE 0 and BE 7 slices of the real trace keep the rule (got '$a')" ;;
-*" short=0 length=0 idle=0 nonrot=0 timeout=0") ok "slice audit: BE 0 and BE 7 slices of the real trace keep the rule ($a)" ;;
+*" short=0 length=0 idle=0 nonrot=0 timeout=0 round=0") ok "slice audit: BE 0 and BE 7 slices of the real trace keep the rule ($a)" ;;
 *) bad "slice audit: BE 0 and BE 7 slices of the real trace keep the rule (got '$a')" ;;
 esac
 used() { awk -v p="prio=$1" '/ slice_expire reason=time / && index($0, p) { for (i = 1; i <= NF; i++) if ($i ~ /^used_us=/) { s += substr($i, 9); n++ } }
@@ -377,7 +377,7 @@ rig_result "# slow device: $bytime of $all slices of 3 sync readers ended by tim
 # length, its end, its idle windows)
 a=$(audit_trace nullb0)
 rig_result "# slice audit of that trace: $a"
-t=$(echo "$a" | sed -n 's/^audit slices=[0-9]* time=\([0-9]*\) short=0 length=0 idle=0 nonrot=0 timeout=0$/\1/p')
+t=$(echo "$a" | sed -n 's/^audit slices=[0-9]* time=\([0-9]*\) short=0 length=0 idle=0 nonrot=0 timeout=0 round=0$/\1/p')
 [ "${t:-0}" -ge 10 ] && ok "slice audit: reads the real trace, $t slices ended by time, no breach" ||
 	bad "slice audit: reads the real trace, slices ended by time, no breach (got '$a')"
 sw nullb0 mq-deadline

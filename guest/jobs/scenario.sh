@@ -90,7 +90,7 @@ if grep -qw blk $T/available_tracers 2>/dev/null; then
 	echo 1 >$T/tracing_on
 	awk -v conf="$audit_conf" -f /rig/slice-audit.awk $T/trace_pipe >/tmp/audit.out 2>&1 &
 	audit_pid=$!
-	audit_kinds='short|length|idle|nonrot|timeout'	# the rules whose breach is a finding
+	audit_kinds='short|length|idle|nonrot|timeout|round'	# the rules whose breach is a finding
 	rig_log "slice audit on:$audit_devs (tunables:$audit_conf)"
 fi
 
@@ -215,7 +215,7 @@ while :; do
 	# one with its context in results.log, for the record
 	if [ -n "$audit_pid" ] && [ -z "${timeout_noted:-}" ] && [ -z "${breach:-}" ] &&
 		grep -q '^timeout ' /tmp/audit.out && [ "$(audit_lost)" -gt 0 ]; then
-		timeout_noted=1 audit_kinds='short|length|idle|nonrot'
+		timeout_noted=1 audit_kinds='short|length|idle|nonrot|round'
 		rig_log "slice audit: a timeout breach after $(audit_lost) lost events (counted, not a finding)"
 		{ grep -m1 '^timeout ' /tmp/audit.out; grep "^context timeout " /tmp/audit.out; } | sed 's/^/audit note: /' >&3
 	fi
@@ -228,6 +228,7 @@ while :; do
 		idle*) rig_finding "slice audit: an idle window longer than slice_idle" ;;
 		nonrot*) rig_finding "slice audit: an idle window on a non-rotational device that queues" ;;
 		timeout*) rig_finding "slice audit: the idle timer ended a slice that armed no idle window" ;;
+		round*) rig_finding "slice audit: a queue got two slices in one round" ;;
 		esac
 		grep -E "^($audit_kinds) " /tmp/audit.out | head -n 5 | sed 's/^/audit breach: /' >&3
 		grep "^context ${breach%% *} " /tmp/audit.out | sed 's/^/audit /' >&3
