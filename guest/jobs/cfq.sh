@@ -101,6 +101,14 @@ modprobe cfq-iosched && sw nullb0 cfq && ok "reload and switch" || bad "reload a
 # runs per process under cfq, interleaved under mq-deadline. Runs are counted
 # from the block tracer's dispatch events (each reader owns half the device).
 T=/sys/kernel/debug/tracing
+# the block tracer's read dispatches ("D R sector + n"), one line each: the
+# region of the device it falls in, regions of SECTORS sectors
+dispatched_regions() { # SECTORS
+	awk -v s="$1" '{ for (i = 1; i < NF - 2; i++) if ($i == "D" && $(i + 1) ~ /R/ && $(i + 3) == "+") {
+		print int($(i + 2) / s); break } }' $T/trace
+}
+# what the audit's summary line ends with when no rule was broken
+audit_clean='short=0 length=0 idle=0 nonrot=0 timeout=0 round=0'
 run_length() { # scheduler -> average dispatch run length per reader
 	sw nullb0 "$1"
 	[ "$1" = cfq ] && echo 20 >/sys/block/nullb0/queue/iosched/slice_idle
@@ -114,12 +122,8 @@ run_length() { # scheduler -> average dispatch run length per reader
 	echo 0 >$T/tracing_on
 	echo 0 >/sys/block/nullb0/trace/enable
 	half=$(($(blockdev --getsize64 /dev/nullb0) / 1024))   # in 512-byte sectors
-	awk -v half="$half" '
-		{ for (i = 1; i < NF - 2; i++) if ($i == "D" && $(i + 1) ~ /R/ && $(i + 3) == "+") {
-			who = ($(i + 2) < half) ? 0 : 1
-			if (who != last) runs++
-			last = who; n++; break } }
-		END { if (runs) printf "%d %d\n", n, n / runs; else print "0 0" }' $T/trace
+	dispatched_regions "$half" | awk '{ if ($1 != last) runs++; last = $1; n++ }
+		END { if (runs) printf "%d %d\n", n, n / runs; else print "0 0" }'
 }
 r=$(run_length cfq); cfq_n=${r% *} cfq_run=${r#* }
 r=$(run_length mq-deadline); dl_n=${r% *} dl_run=${r#* }
@@ -179,7 +183,7 @@ expect "$(ms be/7)" 40 "BE level 7: sync slices of 40 ms (100 - 100/5 * 3)"
 a=$(audit_trace nullb0)
 case "$a" in
 "audit slices=0 "*) bad "slice audit: BE 0 and BE 7 slices of the real trace keep the rule (got '$a')" ;;
-*" short=0 length=0 idle=0 nonrot=0 timeout=0 round=0") ok "slice audit: BE 0 and BE 7 slices of the real trace keep the rule ($a)" ;;
+*" $audit_clean") ok "slice audit: BE 0 and BE 7 slices of the real trace keep the rule ($a)" ;;
 *) bad "slice audit: BE 0 and BE 7 slices of the real trace keep the rule (got '$a')" ;;
 esac
 used() { awk -v p="prio=$1" '/ slice_expire reason=time / && index($0, p) { for (i = 1; i <= NF; i++) if ($i ~ /^used_us=/) { s += substr($i, 9); n++ } }
@@ -377,7 +381,7 @@ rig_result "# slow device: $bytime of $all slices of 3 sync readers ended by tim
 # length, its end, its idle windows)
 a=$(audit_trace nullb0)
 rig_result "# slice audit of that trace: $a"
-t=$(echo "$a" | sed -n 's/^audit slices=[0-9]* time=\([0-9]*\) short=0 length=0 idle=0 nonrot=0 timeout=0 round=0$/\1/p')
+t=$(echo "$a" | sed -n "s/^audit slices=[0-9]* time=\([0-9]*\) $audit_clean\$/\1/p")
 [ "${t:-0}" -ge 10 ] && ok "slice audit: reads the real trace, $t slices ended by time, no breach" ||
 	bad "slice audit: reads the real trace, slices ended by time, no breach (got '$a')"
 sw nullb0 mq-deadline
@@ -476,9 +480,8 @@ sleep 6
 kill $pids 2>/dev/null; wait $pids 2>/dev/null
 trace_off nullb0
 # shellcheck disable=SC2046 # two numbers
-set -- $(awk -v qs=$((qs / 512)) '{ for (i = 1; i < NF - 2; i++) if ($i == "D" && $(i + 1) ~ /R/ && $(i + 3) == "+") {
-		r = int($(i + 2) / qs); if (r != last) { if (n++ && r < last) down++; last = r }; break } }
-	END { printf "%d %d\n", n, down }' $T/trace)
+set -- $(dispatched_regions $((qs / 512)) | awk '$1 != last { if (n++ && $1 < last) down++; last = $1 }
+	END { printf "%d %d\n", n, down }')
 rig_result "# 4 readers started in region order 2 0 3 1: $1 runs of one region, $2 moves back down the disk; ends: $(ends be/4)"
 [ "$1" -ge 20 ] && [ $(($2 * 3)) -lt "$1" ] && ok "a round serves its queues in sector order ($2 moves down in $1 runs)" ||
 	bad "a round serves its queues in sector order ($2 moves down in $1 runs; served in arrival order it is 1 in 2)"

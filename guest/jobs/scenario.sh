@@ -215,7 +215,7 @@ while :; do
 	# one with its context in results.log, for the record
 	if [ -n "$audit_pid" ] && [ -z "${timeout_noted:-}" ] && [ -z "${breach:-}" ] &&
 		grep -q '^timeout ' /tmp/audit.out && [ "$(audit_lost)" -gt 0 ]; then
-		timeout_noted=1 audit_kinds='short|length|idle|nonrot|round'
+		timeout_noted=1 audit_kinds=$(echo "$audit_kinds" | sed 's/|timeout//')
 		rig_log "slice audit: a timeout breach after $(audit_lost) lost events (counted, not a finding)"
 		{ grep -m1 '^timeout ' /tmp/audit.out; grep "^context timeout " /tmp/audit.out; } | sed 's/^/audit note: /' >&3
 	fi
