@@ -29,8 +29,7 @@ if [ ${#logs[@]} -gt 0 ]; then
 			for (i = 1; i <= n; i++) printf "%s%s", f[col[i]], i < n ? "," : "\n" }' all.log >results.csv
 	grep -a '^trace ' all.log >trace.log || true
 	grep -a '^bench-skip ' all.log >skipped.log || true
-	grep -a -E '^bench-(ionice|timeouts) ' all.log >extras.log || true
-	grep -a '^bench-disk ' all.log >disk.log || true
+	grep -a -E '^bench-(ionice|timeouts|disk) ' all.log >extras.log || true
 	rm -f all.log
 fi
 if [ ! -s results.csv ] || [ "$(wc -l <results.csv)" -lt 2 ]; then echo "error: no bench results in $dir" >&2; exit 2; fi
@@ -244,7 +243,8 @@ awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(set
 		else print "  n/a      dispatch cost, 4 jobs (no cfq or bfq point)"
 		if (skipped > 0) printf "\n%d point(s) skipped: see skipped.log\n", skipped
 	}' points.csv >summary.txt
-# I/O priorities and the failing disk (bench-ionice, bench-timeouts lines)
+# I/O priorities, the failing disk and where the model disk's time went
+# (bench-ionice, bench-timeouts, bench-disk lines)
 [ ! -s extras.log ] || awk '
 	# values + 0: substr() gives strings, which compare as strings ("100" < "80")
 	{ split("", f); for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) { v = substr($i, p + 1); f[substr($i, 1, p - 1)] = v ~ /^[0-9.]+$/ ? v + 0 : v } } }
@@ -253,20 +253,15 @@ awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(set
 	$1 == "bench-ionice" && f["case"] == "be0-vs-be7" { printf "  %s ionice: BE 0 vs BE 7 share of the disk %d / %d IOPS = %.2f, documented 4.50 +-10%% (slices timed from their first completion %.1f / %.1f ms = %.2f; from their start, seek included: %.1f / %.1f ms = %.2f)\n", verdict(f["iops_ratio_pct"] >= 405 && f["iops_ratio_pct"] <= 495), f["be0_iops"], f["be7_iops"], f["iops_ratio_pct"] / 100, f["be0_timed_ms"], f["be7_timed_ms"], f["timed_ratio_pct"] / 100, f["be0_ms"], f["be7_ms"], f["ratio_pct"] / 100 }
 	$1 == "bench-ionice" && f["case"] == "idle-vs-2be" { printf "  %s ionice: IDLE reader: %d slices while 2 BE readers ran, %d after they stopped\n", verdict(f["busy_slices"] == 0 && f["after_slices"] > 0), f["busy_slices"], f["after_slices"] }
 	$1 == "bench-timeouts" { t[f["sched"]] = f["secs"]; to = f["timeout_s"]; o[++n] = f["sched"] }
+	# per second of the point, summed over reps; a seek is a switch between regions
+	$1 == "bench-disk" && f["case"] ~ /^(read|write)-/ { k = f["sched"] " " f["case"] " " f["clients"]; if (!(k in dt)) dk[++nd] = k
+		dt[k] += f["secs"]; dx[k] += f["xfer_us"]; ds[k] += f["seek_us"]; dr[k] += f["rot_us"]; dn[k] += f["seeks"]; sc = f["scale"] }
 	END { if (n) { printf "\nfailing disk: null_blk times out 50%% of requests (%s s), 100 readers of 4 blocks; wall time:\n", to
 		for (i = 1; i <= n; i++) printf "  %-12s %6.1f s\n", o[i], t[o[i]]
-		if (("cfq" in t) && ("mq-deadline" in t) && t["mq-deadline"] > 0) printf "  %s cfq within 2x mq-deadline: %.1f / %.1f = %.2f\n", verdict(t["cfq"] <= 2 * t["mq-deadline"]), t["cfq"], t["mq-deadline"], t["cfq"] / t["mq-deadline"] } }' extras.log >>summary.txt
-# where the model disk's time went (bench-disk lines): per second of the
-# point, summed over reps; a seek is a switch between regions
-[ ! -s disk.log ] || awk '
-	{ split("", f); for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) f[substr($i, 1, p - 1)] = substr($i, p + 1) } }
-	f["case"] !~ /^(read|write)-/ { next }
-	{ k = f["sched"] " " f["case"] " " f["clients"]; if (!(k in t)) o[++n] = k
-	  t[k] += f["secs"]; x[k] += f["xfer_us"]; sk[k] += f["seek_us"]; r[k] += f["rot_us"]; ns[k] += f["seeks"]; sc = f["scale"] }
-	END { if (!n) exit
-		printf "\nthe model disk'"'"'s time (rotdisk, time_scale_pct %s), ms per second of the point: transfer, seek, rotation; switches (seeks) per s and ms each:\n", sc
-		for (i = 1; i <= n; i++) { k = o[i]; split(k, a, " "); s = t[k] * 1000
+		if (("cfq" in t) && ("mq-deadline" in t) && t["mq-deadline"] > 0) printf "  %s cfq within 2x mq-deadline: %.1f / %.1f = %.2f\n", verdict(t["cfq"] <= 2 * t["mq-deadline"]), t["cfq"], t["mq-deadline"], t["cfq"] / t["mq-deadline"] }
+		if (nd) printf "\nthe model disk'"'"'s time (rotdisk, time_scale_pct %s), ms per second of the point: transfer, seek, rotation; switches (seeks) per s and ms each:\n", sc
+		for (i = 1; i <= nd; i++) { k = dk[i]; split(k, a, " "); s = dt[k] * 1000
 			printf "  %-11s %-12s %d client(s): xfer %4.0f  seek %4.0f  rot %4.0f  | %5.1f seeks/s, %4.1f + %3.1f ms\n", a[2], a[1], a[3],
-				x[k] / s, sk[k] / s, r[k] / s, ns[k] / t[k], ns[k] ? sk[k] / ns[k] / 1000 : 0, ns[k] ? r[k] / ns[k] / 1000 : 0 } }' disk.log >>summary.txt
+				dx[k] / s, ds[k] / s, dr[k] / s, dn[k] / dt[k], dn[k] ? ds[k] / dn[k] / 1000 : 0, dn[k] ? dr[k] / dn[k] / 1000 : 0 } }' extras.log >>summary.txt
 cat summary.txt
 echo " files: $PWD/{tables.txt,points.csv,results.csv,*.png}"
