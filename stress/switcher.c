@@ -516,9 +516,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nqueues; i++) {
 		int err = sysfs_write(queues[i], orig[i]);
 		/* under faults (fail_function on the scheduler's set-up) a switch
-		 * back may fail with ENOMEM: expected, retried for up to 10 s (it
-		 * also failed 50 times in 0.5 s once, after a paths round: the
-		 * scheduler tags of a deep queue need high-order pages) */
+		 * back may fail with ENOMEM: expected, retried for up to 10 s (50
+		 * tries in 0.5 s all failed once, after a paths round; the cause
+		 * was not found) */
 		for (int tries = 0; err == ENOMEM && opt.allow_errors && tries < 100; tries++) {
 			sleep_us(100000);
 			err = sysfs_write(queues[i], orig[i]);
