@@ -37,6 +37,16 @@
 #         when none is due). A queue is its id, not its key: a later queue
 #         of the same key is another queue. A lost event can hide a breach,
 #         never make one.
+# class   A slice goes to the best class with queues waiting: at its
+#         slice_select ("busy=RT/BE/IDLE", the queues on each class's
+#         service list, patch 20) no better class than its own has one.
+# preempt A better class takes the device at once: a slice that ends for
+#         any reason but "preempted" had no queue of a better class
+#         waiting when it ended. Its class is the better of its class at
+#         slice_select and at slice_expire (the active queue's own next
+#         request can move it up or down, and moving down preempts
+#         nothing); a slice whose slice_select was lost is not checked.
+#         Neither rule checks a series without the busy field.
 #
 # -v conf="DEV:SYNC:ASYNC:IDLE:NONROT ..." names the devices audited (DEV as
 # the trace prints it, "8,0"; SYNC, ASYNC and IDLE the values a cfq on it
@@ -87,6 +97,20 @@ function of_base(ms, bases, level,   b, k, i) {
 	return 0
 }
 
+# class rank (rt 1, be 2, idle 3) of "rt", "be/4" or "idle/7"; 0 if unknown
+function rank(c) {
+	sub(/\/.*/, "", c)
+	return c == "rt" ? 1 : c == "be" ? 2 : c == "idle" ? 3 : 0
+}
+
+# the first class better than rank r with queues waiting ("busy=a/b/c"),
+# or "" if none (or the message has no busy field)
+function better_busy(r,   b, k, j) {
+	k = split(field("busy"), b, "/")
+	for (j = 1; j < r && j <= k; j++) if (b[j] + 0 > 0) return j
+	return ""
+}
+
 function field(name,   i) {
 	for (i = 1; i <= NF; i++)
 		if (index($i, name "=") == 1) return substr($i, length(name) + 2)
@@ -94,8 +118,9 @@ function field(name,   i) {
 }
 
 /rig-audit-end/ {
-	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d timeout=%d round=%d\n", slices, timed,
-		n["short"], n["length"], n["idle"], n["nonrot"], n["timeout"], n["round"]
+	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d timeout=%d round=%d class=%d preempt=%d\n",
+		slices, timed, n["short"], n["length"], n["idle"], n["nonrot"], n["timeout"], n["round"],
+		n["class"], n["preempt"]
 	fflush()
 	exit
 }
@@ -121,6 +146,9 @@ function field(name,   i) {
 		q = dev SUBSEP field("id"); r = field("round")
 		if ((q in rnd) && rnd[q] == r) breach("round", "a second slice in round " r " (queue id " field("id") ")")
 		rnd[q] = r
+		sel[q] = rank(r)
+		if ((b = better_busy(sel[q])) != "")
+			breach("class", "a " r " slice selected while class " b " had queues waiting (busy=" field("busy") ")")
 		next
 	}
 	if (ev == "slice_start") {
@@ -140,6 +168,14 @@ function field(name,   i) {
 		breach("timeout", "reason=idle_timeout without an idle window of its own" \
 			((dev, key) in armed ? " (its last at " armed[dev, key] " s, before its last end at " ended[dev, key] " s)" : ""))
 	ended[dev, key] = ts
+	q = dev SUBSEP field("id")
+	if (reason != "preempted" && (q in sel) && sel[q] > 0) {
+		r = rank(field("prio"))
+		if (r == 0 || r > sel[q]) r = sel[q]
+		if ((b = better_busy(r)) != "")
+			breach("preempt", "reason=" reason " prio=" field("prio") " while class " b " had queues waiting (busy=" field("busy") ")")
+	}
+	delete sel[q]	# the queue's next slice has its own slice_select
 	if (reason != "time") next
 	timed++
 	used = field("used_us") + 0

@@ -68,7 +68,7 @@ hunt_for() {
 	requeue) echo requeue ;;
 	init-fail | merge) echo paths ;;
 	tunables) echo tunables ;;
-	slice-arith) echo job:cfq ;;
+	slice-arith | prio) echo job:cfq ;;
 	*) echo unknown ;;
 	esac
 }

@@ -108,7 +108,7 @@ dispatched_regions() { # SECTORS
 		print int($(i + 2) / s); break } }' $T/trace
 }
 # what the audit's summary line ends with when no rule was broken
-audit_clean='short=0 length=0 idle=0 nonrot=0 timeout=0 round=0'
+audit_clean='short=0 length=0 idle=0 nonrot=0 timeout=0 round=0 class=0 preempt=0'
 run_length() { # scheduler -> average dispatch run length per reader
 	sw nullb0 "$1"
 	[ "$1" = cfq ] && echo 20 >/sys/block/nullb0/queue/iosched/slice_idle
@@ -147,6 +147,19 @@ trace_off() { echo 0 >$T/tracing_on; echo 0 >/sys/block/$1/trace/enable; }
 # device's tunables now: its summary line "audit slices=N ... timeout=N"
 audit_trace() { # dev
 	{ cat $T/trace; echo rig-audit-end; } | awk -v conf="$(audit_device "$1")" -f /rig/slice-audit.awk | tail -n 1
+}
+# the audit's class rules on a real trace of two classes at once: clean,
+# and at least one slice chosen while both had queues waiting (BUSY, a
+# regex of slice_select's busy=RT/BE/IDLE)
+audit_classes() { # dev what BUSY
+	ac_a=$(audit_trace "$1")
+	ac_n=$(grep -cE " slice_select .* busy=$3( |\$)" $T/trace)
+	case "$ac_a" in
+	"audit slices=0 "*) ;;
+	*" $audit_clean")
+		[ "$ac_n" -gt 0 ] && { ok "slice audit: $2: the class rules hold ($ac_n slices chosen with both classes waiting; $ac_a)"; return; } ;;
+	esac
+	bad "slice audit: $2: the class rules hold ($ac_n slices chosen with both classes waiting; got '$ac_a')"
 }
 dd_reader() { # dev skip_blocks -> an O_DIRECT sequential 4 KiB reader (pid in $!)
 	dd if=/dev/$1 of=/dev/null bs=4k iflag=direct skip="$2" count=200000 2>/dev/null &
@@ -217,6 +230,7 @@ if insmod /rig/modules/rotdisk.ko time_scale_pct=100 queue_depth=1 2>/dev/null; 
 		bad "RT reader gets >= 80% of the disk time against 3 BE readers (${share}%)"
 	grep -q 'slice_expire reason=preempted .*prio=be/' $T/trace && ok "RT requests preempt BE slices" ||
 		bad "RT requests preempt BE slices (no 'slice_expire reason=preempted' of a BE queue)"
+	audit_classes rotdisk0 "RT against 3 BE readers" '[1-9][0-9]*/[1-9][0-9]*/[0-9]+'
 	# 8d. an IDLE reader: no slice while BE readers run, slices once they stop
 	trace_on rotdisk0
 	dd_reader rotdisk0 0; b1=$!
@@ -235,6 +249,7 @@ if insmod /rig/modules/rotdisk.ko time_scale_pct=100 queue_depth=1 2>/dev/null; 
 	rig_result "# ionice: IDLE reader slices: $1 while 2 BE readers ran (3 s), $2 in the 2 s after they stopped"
 	expect "$1" 0 "IDLE reader gets no slice while BE readers run"
 	[ "$2" -gt 0 ] && ok "IDLE reader runs once the BE readers stop ($2 slices)" || bad "IDLE reader runs once the BE readers stop (no slice)"
+	audit_classes rotdisk0 "an IDLE reader against 2 BE readers" '[0-9]+/[1-9][0-9]*/[1-9][0-9]*'
 	# 8e. ioprio_set on a running reader moves its queue to the new class
 	trace_on rotdisk0
 	dd_reader rotdisk0 0; p1=$!
