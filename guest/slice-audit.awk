@@ -46,7 +46,10 @@
 #         slice_select and at slice_expire (the active queue's own next
 #         request can move it up or down, and moving down preempts
 #         nothing); a slice whose slice_select was lost is not checked.
-#         Neither rule checks a series without the busy field.
+# grace   An IDLE slice starts only after the device has had no RT or BE
+#         request inserted or completed for 100 ms (legacy CFQ's grace
+#         period, CFQ_IDLE_GRACE_MS): slice_select's quiet_us.
+#         None of the three checks a series without these fields.
 #
 # -v conf="DEV:SYNC:ASYNC:IDLE:NONROT ..." names the devices audited (DEV as
 # the trace prints it, "8,0"; SYNC, ASYNC and IDLE the values a cfq on it
@@ -118,9 +121,9 @@ function field(name,   i) {
 }
 
 /rig-audit-end/ {
-	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d timeout=%d round=%d class=%d preempt=%d\n",
+	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d timeout=%d round=%d class=%d preempt=%d grace=%d\n",
 		slices, timed, n["short"], n["length"], n["idle"], n["nonrot"], n["timeout"], n["round"],
-		n["class"], n["preempt"]
+		n["class"], n["preempt"], n["grace"]
 	fflush()
 	exit
 }
@@ -149,6 +152,8 @@ function field(name,   i) {
 		sel[q] = rank(r)
 		if ((b = better_busy(sel[q])) != "")
 			breach("class", "a " r " slice selected while class " b " had queues waiting (busy=" field("busy") ")")
+		if (sel[q] == 3 && (w = field("quiet_us")) != "" && w + 0 < 100000)
+			breach("grace", "an IDLE slice " w " us after the last RT or BE request (grace 100000)")
 		next
 	}
 	if (ev == "slice_start") {

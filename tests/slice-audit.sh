@@ -24,11 +24,11 @@ check() { # NAME WANT(regex) GOT
 	if [[ "$3" =~ $2 ]]; then echo "ok - audit: $1"; else echo "not ok - audit: $1"; echo "#   want /$2/, got: $3" | head -5; fi
 }
 nl=$'\n'
-none='short=0 length=0 idle=0 nonrot=0 timeout=0 round=0 class=0 preempt=0$'
+none='short=0 length=0 idle=0 nonrot=0 timeout=0 round=0 class=0 preempt=0 grace=0$'
 
 got=$({ start 8,0 cfq1 100 be/4; expire 8,0 cfq1 time 15999 be/4; expire 8,0 cfq2 time 16000 be/0; } | audit)
 check "a slice ended by time before the shortest on the device (async 40 at level 7: 16 ms) is a breach, at 16 ms it is not" \
-	"^short 8,0 cfq1 used_us=15999 prio=be/4 min_us=16000${nl}audit slices=2 time=2 short=1 length=0 idle=0 nonrot=0 timeout=0 round=0 class=0 preempt=0$" "$got"
+	"^short 8,0 cfq1 used_us=15999 prio=be/4 min_us=16000${nl}audit slices=2 time=2 short=1 length=0 idle=0 nonrot=0 timeout=0 round=0 class=0 preempt=0 grace=0$" "$got"
 got=$({ expire 8,16 cfq1 time 15999 be/4; expire 8,16 cfq1 time 16000 rt/0; } | audit)
 check "the shortest counts every base the device can have (the scenario's sync 60: 24 ms; async 40: 16 ms)" \
 	"^short 8,16 cfq1 used_us=15999 .*${nl}audit slices=2 time=2 short=1 " "$got"
@@ -46,16 +46,16 @@ check "slice lengths of legacy CFQ's rule (sync 100, async 40; a scenario's 60) 
 	"^audit slices=6 time=0 $none" "$got"
 got=$({ start 8,0 cfq1 100 be/0; start 8,0 cfq2 20 be/7; line 8,0 cfq3 slice_start "sync=0 slice_ms=100 prio=be/4"; } | audit)
 check "a slice whose length breaks the rule (be/0 of 100, be/7 of 20, an async slice of slice_sync) is a breach" \
-	"^length 8,0 cfq1 slice_ms=100 prio=be/0 sync=1 bases=100${nl}length 8,0 cfq2 .*${nl}length 8,0 cfq3 slice_ms=100 prio=be/4 sync=0 bases=40${nl}audit .* length=3 idle=0 nonrot=0 timeout=0 round=0 class=0 preempt=0$" "$got"
+	"^length 8,0 cfq1 slice_ms=100 prio=be/0 sync=1 bases=100${nl}length 8,0 cfq2 .*${nl}length 8,0 cfq3 slice_ms=100 prio=be/4 sync=0 bases=40${nl}audit .* length=3 idle=0 nonrot=0 timeout=0 round=0 class=0 preempt=0 grace=0$" "$got"
 got=$({ idle 8,0 cfq1 4001; idle 8,16 cfq2 10000; } | audit)
 check "an idle window longer than slice_idle, and one on a non-rotational device that queues, are breaches" \
-	"^idle 8,0 cfq1 wait_us=4001 slice_idle=4${nl}nonrot 8,16 cfq2 .*${nl}audit .* length=0 idle=1 nonrot=1 timeout=0 round=0 class=0 preempt=0$" "$got"
+	"^idle 8,0 cfq1 wait_us=4001 slice_idle=4${nl}nonrot 8,16 cfq2 .*${nl}audit .* length=0 idle=1 nonrot=1 timeout=0 round=0 class=0 preempt=0 grace=0$" "$got"
 got=$({ start 8,0 cfq1 100 be/4; idle 8,0 cfq1 4000; expire 8,0 cfq1 idle_timeout 20000 be/4
 	start 8,0 cfq2 100 be/4; expire 8,0 cfq2 idle_timeout 30000 be/4
 	start 8,0 cfq3 100 be/4; idle 8,0 cfq3 4000; expire 8,0 cfq3 empty 5000 be/4; start 8,0 cfq3 100 be/4
 	idle 8,0 cfq5 4000; expire 8,0 cfq3 idle_timeout 9000 be/4; } | audit)
 check "a slice ended by the idle timer needs an idle window of its own queue in that slice" \
-	"^timeout 8,0 cfq2 reason=idle_timeout without an idle window of its own${nl}timeout 8,0 cfq3 .* \(its last at 7.0001 s, before its last end at 8.0001 s\)${nl}audit slices=4 .* timeout=2 round=0 class=0 preempt=0$" "$got"
+	"^timeout 8,0 cfq2 reason=idle_timeout without an idle window of its own${nl}timeout 8,0 cfq3 .* \(its last at 7.0001 s, before its last end at 8.0001 s\)${nl}audit slices=4 .* timeout=2 round=0 class=0 preempt=0 grace=0$" "$got"
 # one slice per queue per round of its class (patch 19): a queue is its id
 sel() { line "$1" "$2" slice_select "round=$3 id=$4"; }
 got=$({ sel 8,0 cfq1 be/1 11; sel 8,0 cfq2 be/1 12; sel 8,0 cfq1 be/2 11; sel 8,0 cfq2 be/2 12
@@ -65,7 +65,7 @@ check "a queue once in a round: a round of another class, a new queue of the sam
 	"^audit slices=0 time=0 $none" "$got"
 got=$({ sel 8,0 cfq1 be/1 11; sel 8,0 cfq2 be/1 12; sel 8,0 cfq1 be/1 11; } | audit)
 check "a queue with two slices in one round is a breach" \
-	"^round 8,0 cfq1 a second slice in round be/1 \(queue id 11\)${nl}audit slices=0 .* round=1 class=0 preempt=0$" "$got"
+	"^round 8,0 cfq1 a second slice in round be/1 \(queue id 11\)${nl}audit slices=0 .* round=1 class=0 preempt=0 grace=0$" "$got"
 # classes (patch 20's busy=RT/BE/IDLE): a slice goes to the best class
 # waiting, and keeps the device only while no better class waits
 got=$({ sel 8,0 cfq1 "be/1 busy=0/3/1" 11; sel 8,0 cfq2 "idle/1 busy=0/0/2" 12; sel 8,0 cfq3 "rt/1 busy=2/5/1" 13
@@ -73,7 +73,7 @@ got=$({ sel 8,0 cfq1 "be/1 busy=0/3/1" 11; sel 8,0 cfq2 "idle/1 busy=0/0/2" 12; 
 check "a slice of the best class waiting passes; a message without busy is not checked" "^audit slices=0 time=0 $none" "$got"
 got=$({ sel 8,0 cfq1 "be/1 busy=1/3/0" 11; sel 8,0 cfq2 "idle/1 busy=0/1/1" 12; } | audit)
 check "a slice selected while a better class had queues waiting is a breach" \
-	"^class 8,0 cfq1 a be/1 slice selected while class 1 had queues waiting \(busy=1/3/0\)${nl}class 8,0 cfq2 .* class 2 .*${nl}audit .* class=2 preempt=0$" "$got"
+	"^class 8,0 cfq1 a be/1 slice selected while class 1 had queues waiting \(busy=1/3/0\)${nl}class 8,0 cfq2 .* class 2 .*${nl}audit .* class=2 preempt=0 grace=0$" "$got"
 got=$({ sel 8,0 cfq1 "be/1 busy=0/2/0" 11; expire 8,0 cfq1 preempted 10 be/4 "id=11 busy=1/2/0"
 	sel 8,0 cfq2 "be/1 busy=0/2/0" 12; expire 8,0 cfq2 empty 10 rt/4 "id=12 busy=2/1/0"
 	sel 8,0 cfq3 "rt/1 busy=1/2/0" 13; expire 8,0 cfq3 time 20000 be/4 "id=13 busy=1/2/0"
@@ -84,7 +84,11 @@ check "preempted, moved up or down in the slice, or selected unseen (lost, or th
 got=$({ sel 8,0 cfq1 "be/1 busy=0/2/0" 11; expire 8,0 cfq1 empty 10 be/4 "id=11 busy=1/2/0"
 	sel 8,0 cfq2 "idle/1 busy=0/0/1" 12; expire 8,0 cfq2 time 20000 idle/7 "id=12 busy=0/1/1"; } | audit)
 check "a slice that ends, not preempted, while a better class waits is a breach" \
-	"^preempt 8,0 cfq1 reason=empty prio=be/4 while class 1 had queues waiting \(busy=1/2/0\)${nl}preempt 8,0 cfq2 reason=time .*${nl}audit .* class=0 preempt=2$" "$got"
+	"^preempt 8,0 cfq1 reason=empty prio=be/4 while class 1 had queues waiting \(busy=1/2/0\)${nl}preempt 8,0 cfq2 reason=time .*${nl}audit .* class=0 preempt=2 grace=0$" "$got"
+got=$({ sel 8,0 cfq1 "idle/1 busy=0/0/1 quiet_us=100000" 11; sel 8,0 cfq2 "be/1 busy=0/1/1 quiet_us=0" 12
+	sel 8,0 cfq3 "idle/2 busy=0/0/1" 13; sel 8,0 cfq4 "idle/3 busy=0/0/1 quiet_us=99999" 14; } | audit)
+check "an IDLE slice needs 100 ms without RT or BE work (other classes and a message without quiet_us are not checked)" \
+	"^grace 8,0 cfq4 an IDLE slice 99999 us after the last RT or BE request \(grace 100000\)${nl}audit .* class=0 preempt=0 grace=1$" "$got"
 # two CPUs' events of one clock tick come in any order: cfq9's idle_arm
 # printed after another queue's end of the same tick, and cfq9's own end
 # of the same tick as its idle_arm, are no breach

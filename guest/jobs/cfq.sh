@@ -108,7 +108,7 @@ dispatched_regions() { # SECTORS
 		print int($(i + 2) / s); break } }' $T/trace
 }
 # what the audit's summary line ends with when no rule was broken
-audit_clean='short=0 length=0 idle=0 nonrot=0 timeout=0 round=0 class=0 preempt=0'
+audit_clean='short=0 length=0 idle=0 nonrot=0 timeout=0 round=0 class=0 preempt=0 grace=0'
 run_length() { # scheduler -> average dispatch run length per reader
 	sw nullb0 "$1"
 	[ "$1" = cfq ] && echo 20 >/sys/block/nullb0/queue/iosched/slice_idle

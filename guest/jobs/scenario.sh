@@ -90,7 +90,7 @@ if grep -qw blk $T/available_tracers 2>/dev/null; then
 	echo 1 >$T/tracing_on
 	awk -v conf="$audit_conf" -f /rig/slice-audit.awk $T/trace_pipe >/tmp/audit.out 2>&1 &
 	audit_pid=$!
-	audit_kinds='short|length|idle|nonrot|timeout|round|class|preempt'	# the rules whose breach is a finding
+	audit_kinds='short|length|idle|nonrot|timeout|round|class|preempt|grace'	# the rules whose breach is a finding
 	rig_log "slice audit on:$audit_devs (tunables:$audit_conf)"
 fi
 
@@ -231,6 +231,7 @@ while :; do
 		round*) rig_finding "slice audit: a queue got two slices in one round" ;;
 		class*) rig_finding "slice audit: a slice went to a class while a better one had queues waiting" ;;
 		preempt*) rig_finding "slice audit: a slice kept the device while a better class had queues waiting" ;;
+		grace*) rig_finding "slice audit: an IDLE slice within the grace period of RT or BE work" ;;
 		esac
 		grep -E "^($audit_kinds) " /tmp/audit.out | head -n 5 | sed 's/^/audit breach: /' >&3
 		grep "^context ${breach%% *} " /tmp/audit.out | sed 's/^/audit /' >&3
