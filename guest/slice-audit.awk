@@ -42,10 +42,13 @@
 #         service list, patch 20) no better class than its own has one.
 # preempt A better class takes the device at once: a slice that ends for
 #         any reason but "preempted" had no queue of a better class
-#         waiting when it ended. Its class is the better of its class at
-#         slice_select and at slice_expire (the active queue's own next
-#         request can move it up or down, and moving down preempts
-#         nothing); a slice whose slice_select was lost is not checked.
+#         waiting when it ended. Its class is the best it had: at
+#         slice_select, at every prio_change (the active queue's own
+#         requests move it up or down, and moving down preempts nothing)
+#         and at slice_expire; a slice whose slice_select was lost is not
+#         checked. A lost prio_change could make a false breach (each
+#         round reports its lost events; the soaks since the ring buffer
+#         grew to 8 MB per CPU lost none).
 # grace   An IDLE slice starts only after the device has had no RT or BE
 #         request inserted or completed for 100 ms (legacy CFQ's grace
 #         period, CFQ_IDLE_GRACE_MS): slice_select's quiet_us.
@@ -128,12 +131,12 @@ function field(name,   i) {
 	exit
 }
 
-/ cfq[0-9]+ (slice_select|slice_start|slice_expire|idle_arm) / {
+/ cfq[0-9]+ (slice_select|slice_start|slice_expire|idle_arm|prio_change) / {
 	ts = -1; dev = ""; key = ""
 	for (i = 1; i < NF; i++) {
 		if (ts < 0 && $i ~ /^[0-9]+\.[0-9]+:$/) ts = $i + 0
 		if (dev == "" && $i ~ /^[0-9]+,[0-9]+$/) dev = $i
-		if ($i ~ /^cfq[0-9]+$/ && $(i + 1) ~ /^(slice_|idle_arm)/) { key = $i; ev = $(i + 1); break }
+		if ($i ~ /^cfq[0-9]+$/ && $(i + 1) ~ /^(slice_|idle_arm|prio_change)/) { key = $i; ev = $(i + 1); break }
 	}
 	if (!(dev in known) || key == "") next
 	hist[dev, ++nh[dev]] = $0
@@ -143,6 +146,11 @@ function field(name,   i) {
 		if (nonrot[dev] == 1) breach("nonrot", "idle_arm on a non-rotational device that queues")
 		w = field("wait_us") + 0
 		if (w > max_idle_us[dev]) breach("idle", "wait_us=" w " slice_idle=" idle_b[dev])
+		next
+	}
+	if (ev == "prio_change") {
+		q = dev SUBSEP field("id"); r = rank(field("prio"))
+		if ((q in sel) && r > 0 && r < sel[q]) sel[q] = r
 		next
 	}
 	if (ev == "slice_select") {

@@ -78,9 +78,11 @@ got=$({ sel 8,0 cfq1 "be/1 busy=0/2/0" 11; expire 8,0 cfq1 preempted 10 be/4 "id
 	sel 8,0 cfq2 "be/1 busy=0/2/0" 12; expire 8,0 cfq2 empty 10 rt/4 "id=12 busy=2/1/0"
 	sel 8,0 cfq3 "rt/1 busy=1/2/0" 13; expire 8,0 cfq3 time 20000 be/4 "id=13 busy=1/2/0"
 	expire 8,0 cfq4 empty 10 be/4 "id=14 busy=1/2/0"
-	sel 8,0 cfq5 "be/1 busy=0/2/0" 15; expire 8,0 cfq5 empty 10 be/4 "id=15 busy=0/2/0"; expire 8,0 cfq5 empty 10 be/4 "id=15 busy=1/2/0"; } | audit)
-check "preempted, moved up or down in the slice, or selected unseen (lost, or the last slice's) is no breach" \
-	"^audit slices=6 time=1 $none" "$got"
+	sel 8,0 cfq5 "be/1 busy=0/2/0" 15; expire 8,0 cfq5 empty 10 be/4 "id=15 busy=0/2/0"; expire 8,0 cfq5 empty 10 be/4 "id=15 busy=1/2/0"
+	sel 8,0 cfq6 "be/1 busy=0/2/0" 16; line 8,0 cfq6 prio_change "prio=rt/4 id=16"; line 8,0 cfq6 prio_change "prio=be/4 id=16"
+	expire 8,0 cfq6 time 20000 be/4 "id=16 busy=1/2/0"; } | audit)
+check "preempted, moved up or down in the slice (at its end or between), or selected unseen (lost, or the last slice's) is no breach" \
+	"^audit slices=7 time=2 $none" "$got"
 got=$({ sel 8,0 cfq1 "be/1 busy=0/2/0" 11; expire 8,0 cfq1 empty 10 be/4 "id=11 busy=1/2/0"
 	sel 8,0 cfq2 "idle/1 busy=0/0/1" 12; expire 8,0 cfq2 time 20000 idle/7 "id=12 busy=0/1/1"; } | audit)
 check "a slice that ends, not preempted, while a better class waits is a breach" \
