@@ -238,7 +238,7 @@ python3 "$RIG_ROOT/host/results.py" soak "$dir" || say "soak $id: no summary.jso
 dur=$((SECONDS - start))
 echo "========================================================================"
 echo " soak $id: $status after $done_n rounds, $dur s, $ops ops ($JOBS guest(s) at once: $((done_n * 3600 / (dur > 0 ? dur : 1))) rounds/hour)"
-echo " soak seed $seed: make soak SCENARIO=$name SEED=$seed DURATION=$total replays it (ROUNDS=a-b: some rounds)"
+echo " soak seed $seed: make soak SCENARIO=$scn SEED=$seed DURATION=$total replays it (ROUNDS=a-b: some rounds)"
 echo " rounds (round, seed, seconds, status, ops, wall seconds, scenario, faults, host):"
 cut -f1-9 "$dir/rounds" | sed 's/^/   /' | tail -10
 [ -z "$audit" ] || echo " slice audit: $audit"
@@ -248,7 +248,12 @@ if [ -f "$dir/findings" ]; then
 	awk -F'\t' '!seen[$2]++ {printf "   [%s] %s  (%s, seed %s)\n", $1, $2, $3, $4}' "$dir/findings" | head -15
 	r1=$(head -n1 "$dir/findings" | cut -f3)
 	echo " reproduce: make repro RUN=${dir#"$LOGS"/}/$r1 N=3   (MINIMIZE=1: smallest scenario)"
-	echo "       or:  make repro SCENARIO=$(plan_value "$dir/$r1/files/plan" SCENARIO) SEED=$(head -n1 "$dir/findings" | cut -f4)"
+	# the same round from its scenario: its name (or the .scn path given),
+	# seed, fault sets and length, as the rotation ran it
+	p1=$dir/$r1/files/plan r_scn=$(plan_value "$p1" SCENARIO)
+	[ -f "$RIG_ROOT/stress/scenarios/$r_scn.scn" ] || r_scn=$file
+	echo "       or:  make repro SCENARIO=$r_scn SEED=$(head -n1 "$dir/findings" | cut -f4)" \
+		"FAULTS='$(plan_value "$p1" FAULTS)' REPRO_DURATION=$(plan_value "$p1" DURATION)"
 fi
 [ ! -f "$dir/coverage.txt" ] || { cut -c1-400 "$dir/coverage.txt" | sed 's/^/ /'; echo " coverage report: $dir/coverage/index.html"; }
 echo " logs: $dir (summary.json: doc/summary-json.md)"

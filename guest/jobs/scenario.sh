@@ -118,6 +118,17 @@ while [ $i -lt "$PLAN_N" ]; do
 	eval "slot_$i=\$count_$dev"
 done
 pids=
+# wait up to $2 s until process $1 has a child, or is gone
+forked() {
+	t=0
+	while [ $t -lt "$2" ] && kill -0 "$1" 2>/dev/null; do
+		for s in /proc/[0-9]*/stat; do
+			read -r _ _ _ pp _ <"$s" 2>/dev/null && [ "$pp" = "$1" ] && return 0
+		done
+		sleep 1; t=$((t + 1))
+	done
+	[ $t -lt "$2" ] || rig_log "stressor $i: $name has no worker after $2 s"
+}
 i=0
 while [ $i -lt "$PLAN_N" ]; do
 	i=$((i + 1))
@@ -144,6 +155,12 @@ while [ $i -lt "$PLAN_N" ]; do
 	) &
 	eval "pid_$i=$!"
 	pids="$pids $!"
+	# stress-ng (0.15) reads every CPU's cache topology from sysfs before
+	# it forks its workers, and crashes when a CPU goes offline during
+	# that scan (a SIGSEGV in its own dirent list, 25 s into an all-fault
+	# mix round). Start what follows it, hotplug included, once its
+	# workers are running (or it ended).
+	[ "$name" = stress-ng ] && forked "$!" 60
 done
 
 # soak and mutant hunting end the round early, at the first report
