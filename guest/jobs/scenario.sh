@@ -119,6 +119,7 @@ while [ $i -lt "$PLAN_N" ]; do
 done
 pids=
 # wait up to $2 s until process $1 has a child, or is gone
+sng=''
 forked() {
 	t=0
 	while [ $t -lt "$2" ] && kill -0 "$1" 2>/dev/null; do
@@ -151,16 +152,17 @@ while [ $i -lt "$PLAN_N" ]; do
 	rig_log "stressor $i: $cmd"
 	(
 		[ "$FAULT_TASK_FILTER" = 1 ] && echo 1 >/proc/self/make-it-fail
+		# stress-ng (0.15) reads every CPU's cache topology from sysfs
+		# before it forks its workers, and crashes when a CPU goes
+		# offline during that scan (a SIGSEGV in its own dirent list, 25 s
+		# into an all-fault mix round): a hotplug stressor after it
+		# starts once those workers run (or stress-ng ended)
+		[ "$name" = hotplug ] && [ -n "$sng" ] && forked "$sng" 60
 		exec $cmd >/tmp/s$i.out 2>/tmp/s$i.err
 	) &
 	eval "pid_$i=$!"
 	pids="$pids $!"
-	# stress-ng (0.15) reads every CPU's cache topology from sysfs before
-	# it forks its workers, and crashes when a CPU goes offline during
-	# that scan (a SIGSEGV in its own dirent list, 25 s into an all-fault
-	# mix round). Start what follows it, hotplug included, once its
-	# workers are running (or it ended).
-	[ "$name" = stress-ng ] && forked "$!" 60
+	[ "$name" = stress-ng ] && sng=$!
 done
 
 # soak and mutant hunting end the round early, at the first report
