@@ -7,7 +7,8 @@
 #               RIG_DURATION, RIG_SCENARIO, ...)
 # environment: RUN_ID, TIMEOUT (s, whole run), SILENCE (s without console
 #   output = hang), MEM (MiB), CMDLINE (extra kernel arguments), DISK_MB,
-#   ACCEL (auto|kvm|tcg), FLAVOR, EXTRA_FILES (host files copied to /rig/files),
+#   ACCEL (auto|kvm|tcg), TSC_KHZ (auto|0|kHz: the guest clock, see
+#   host/tsc-khz.c), FLAVOR, EXTRA_FILES (host files copied to /rig/files),
 #   VCPUS (vCPUs of the guest, default 2), RIG_HOST (the host's name in the
 #   summary, default hostname), RIG_BUILD_DIR and RIG_IMAGE_DIR (a kernel
 #   and images already built: host/soak.sh builds once for all its rounds)
@@ -34,6 +35,8 @@ PROGRESS=${PROGRESS:-30}; num PROGRESS "$PROGRESS" seconds
 [ "$VCPUS" -le 64 ] || die "VCPUS must be 1 to 64 (got $VCPUS)"
 case "${ACCEL:-auto}" in auto | kvm | tcg) ;; *) die "ACCEL must be auto, kvm or tcg (got '$ACCEL')" ;; esac
 case "${KEEP_DISK:-0}" in 0 | 1) ;; *) die "KEEP_DISK must be 0 or 1 (got '$KEEP_DISK')" ;; esac
+[[ "${TSC_KHZ:-auto}" =~ ^(auto|0|[1-9][0-9]{5,7})$ ]] ||
+	die "TSC_KHZ must be auto, 0 or a rate in kHz (100000 to 99999999; got '$TSC_KHZ')"
 [[ "${RIG_HOST:-x}" =~ ^[A-Za-z0-9._@:-]+$ ]] || die "RIG_HOST must be a host name (got '$RIG_HOST')"
 [[ "${RUN_ID:-x}" =~ ^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$ && "${RUN_ID:-x}" != *..* ]] ||
 	die "RUN_ID must be a relative name of letters, digits, . _ - and / (got '$RUN_ID')"
@@ -107,6 +110,26 @@ append+=" log_buf_len=8M printk.devkmsg=on oops=panic panic=-1"
 multi=''
 [ "${KEEP_GOING:-0}" = 1 ] && multi=kasan_multi_shot
 append+=" tsc=reliable ${CMDLINE:-$multi}"
+# Under TCG the guest cannot calibrate its TSC (host/tsc-khz.c says why)
+# and keeps time with jiffies, which lag and move in 1 ms steps: give it
+# the host's TSC rate, measured once per host. TSC_KHZ=0: the guest's own
+# calibration (the jiffies clock, as every run before 2026-12-06 had).
+tsc_khz() {
+	local key bin
+	key="$RIG_CACHE/tsc-khz.$( (cat /proc/version; grep -m1 'model name' /proc/cpuinfo) | sha256sum | cut -c1-12)"
+	if [ ! -s "$key" ]; then
+		bin=$(mktemp)
+		gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$bin" "$RIG_ROOT/host/tsc-khz.c" &&
+			"$bin" >"$key.$$" && mv "$key.$$" "$key" || rm -f "$key.$$"
+		rm -f "$bin"
+	fi
+	cat "$key" 2>/dev/null || true
+}
+tsc=${TSC_KHZ:-auto}
+[ "$tsc" != auto ] || [ "$accel" != tcg ] || tsc=$(tsc_khz)
+[ "$tsc" = auto ] && tsc=0
+[ -n "$tsc" ] || { say "run: cannot measure the host's TSC rate; the guest keeps time with jiffies"; tsc=0; }
+[ "$tsc" = 0 ] || append+=" tsc_early_khz=$tsc"
 kernel_hash=$(sha256sum <"$build/arch/x86/boot/bzImage" | cut -c1-12)
 series=$(series_hash)
 
@@ -196,7 +219,7 @@ fi
 
 facts=("wall=$wall" "accel=$accel" "kernel=$kernel_hash" "series=$series" "flavor=$FLAVOR" "job=$job"
 	"kver=$KVER" "release=$(cat "$build/include/config/kernel.release")" "vcpus=$VCPUS"
-	"host=${RIG_HOST:-$(hostname)}" "started=$started")
+	"tsc_khz=$tsc" "host=${RIG_HOST:-$(hostname)}" "started=$started")
 [ -z "${MUTANT_KO:-}" ] || facts+=("mutant=$(basename "$(dirname "$(dirname "$MUTANT_KO")")")")
 faults=$(plan_value "$run/files/plan" FAULTS 2>/dev/null || true)
 [ -z "$faults" ] || facts+=("faults=${faults// /,}")

@@ -16,7 +16,10 @@ findings=$("${CLASSIFY:-$RIG_ROOT/host/classify}" --count "$con" "$res")
 suppressed=$("$RIG_ROOT/host/suppress" --suppressed "$RIG_ROOT/host/known-issues" <<<"$findings")
 findings=$("$RIG_ROOT/host/suppress" "$RIG_ROOT/host/known-issues" <<<"$findings")
 done_line=$(grep -a '^RIG-DONE' "$res" | tail -n1)
-boot=$(grep -a '^RIG-BOOT' "$res" | head -n1 | sed 's/.*uptime=//')
+rig_boot=$(grep -a '^RIG-BOOT' "$res" | head -n1 || true)
+boot=$(sed -n 's/.* uptime=//p' <<<"$rig_boot")
+clock=$(sed -n 's/.* clock=\([^ ]*\).*/\1/p' <<<"$rig_boot")
+hres=$(sed -n 's/.* hres=\([^ ]*\).*/\1/p' <<<"$rig_boot")
 rc=$(sed -n 's/^RIG-DONE rc=\([0-9]*\).*/\1/p' <<<"$done_line")
 checks_ok=$(grep -ac '^ok - ' "$res")
 checks_bad=$(grep -ac '^not ok - ' "$res")
@@ -42,6 +45,8 @@ audit=$(audit_totals "$res")
 	for kv in "$@"; do echo "$kv"; done
 	[ -f "$run/run.conf" ] && sed -n "s/^RIG_\([A-Z_]*\)='\{0,1\}\([^']*\)'\{0,1\}$/\L\1\E=\2/p" "$run/run.conf" | grep -v '^job=\|^run_id=\|^report_re='
 	echo "boot_to_init_s=${boot:-none}"
+	echo "clock=${clock:-none}"
+	echo "hres=${hres:-none}"
 	echo "job_rc=${rc:-none}"
 	echo "checks_passed=$checks_ok"
 	echo "checks_failed=$checks_bad"
