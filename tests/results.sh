@@ -34,6 +34,7 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
+AcceptEnv RIG_CACHE
 EOF
 cat >"$d/ssh_config" <<EOF
 Host shardhost
@@ -45,6 +46,9 @@ Host shardhost
 	BatchMode yes
 	StrictHostKeyChecking yes
 	UserKnownHostsFile $d/known_hosts
+	# "shardhost" is this machine: its shard uses this test's cache, not
+	# the default one that other rig commands here may be using
+	SetEnv RIG_CACHE=${RIG_CACHE:-$HOME/.cache/cfq-rig}
 EOF
 echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$d/hostkey.pub")" >"$d/known_hosts"
 mkdir -p /run/sshd # privilege separation directory
@@ -121,6 +125,8 @@ rejected() { [ "$vrc" = 1 ] && grep -q "issue_id" <<<"$out" && grep -q "CFQ" <<<
 check "the schema rejects a broken export (no issue_id, origin CFQ)" rejected
 
 # the same rounds as two shards, one here and one on shardhost
+pdirs() { find ~/.parallel/tmp -maxdepth 2 -name "control30-s11-r*" 2>/dev/null | sort; }
+before=$(pdirs)
 HOSTS=":,ssh -F $d/ssh_config shardhost" LOGS=$logs host/shard.sh "$logs/control30.rot" 1-2 11 >"$logs/shard.out" 2>&1
 src=$?
 out=$(sed -n 's|^ summary: \(.*\)/summary and summary.json$|\1|p' "$logs/shard.out")
@@ -135,8 +141,13 @@ check "one shard ran here, one on shardhost over ssh ($hosts)" \
 rdir=$(python3 -c 'import json, sys; print(next(r["dir"] for r in json.load(open(sys.argv[1]))["rounds"] if r["host"] == "shardhost"))' "$m" 2>/dev/null)
 back() { [ -n "$rdir" ] && [ -s "$out/$rdir/console.log" ] && [ -f "$out/$rdir/summary.json" ]; }
 check "the remote round came back ($rdir with its console.log)" back
-# parallel's work directory on the remote (~/.parallel/tmp/...) went with --cleanup
-left=$(find ~/.parallel/tmp -maxdepth 2 -name "control30-s11-r*" 2>/dev/null)
+# shardhost is this machine with the test's RIG_CACHE (SetEnv above): both
+# shards boot the one kernel built there
+kernels=$(cat "$out"/control30-s11-r*/r*/summary 2>/dev/null | sed -n 's/^kernel=//p' | sort -u | xargs)
+check "both shards booted the kernel of the test's cache ($kernels)" [ "$(wc -w <<<"$kernels")" = 1 ]
+# parallel's work directory on the remote (~/.parallel/tmp/...) went with
+# --cleanup (one that an earlier, killed run left is not this run's)
+left=$(comm -13 <(echo "$before") <(pdirs))
 check "the remote work directory was cleaned up" [ -z "$left" ]
 same() { # WHAT PYTHON-EXPR: the same in the merge and in the soak run in one place
 	local a b
