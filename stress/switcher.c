@@ -516,11 +516,11 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nqueues; i++) {
 		int err = sysfs_write(queues[i], orig[i]);
 		/* A switch back may fail for a while, retried for up to 10 s:
-		 * ENOMEM under faults (fail_function on the scheduler's set-up;
-		 * 50 tries in 0.5 s all failed once, after a paths round, the
-		 * cause not found), and EINVAL while teardown unloads the
-		 * scheduler's module (the elevator is gone and modprobe still
-		 * sees the module: seen at the end of a switch-storm round) */
+		 * ENOMEM under faults (--allow-errors: cfq-alloc fails 20% of
+		 * the scheduler's set-ups), and EINVAL while teardown unloads
+		 * the scheduler's module (the elevator is gone and modprobe
+		 * still sees the module: seen at the end of a switch-storm
+		 * round) */
 		for (int tries = 0; (err == EINVAL || (err == ENOMEM && opt.allow_errors)) && tries < 100;
 		     tries++) {
 			sleep_us(100000);

@@ -145,7 +145,7 @@ while [ $i -lt "$PLAN_N" ]; do
 	case "$name" in
 	stress-ng) cmd="stress-ng $opts --timeout ${dur}s --seed $seed --metrics-brief" ;;
 	fio) cmd="fio --name=rig$i --filename=$node --offset=$(((slot - 1) * region)) --size=$region --runtime=$dur --time_based --randseed=$seed $opts" ;;
-	switcher) cmd="switcher --queues $queues --duration $dur --seed $seed $opts" ;;
+	switcher) cmd="switcher --queues $queues --duration $dur --seed $seed $allow $opts" ;;
 	teardown) cmd="$name $where --duration $dur --seed $seed --stall-s $stall_td $allow $opts" ;;
 	*) cmd="$name $where --duration $dur --seed $seed --stall-s $stall $allow $opts" ;;
 	esac
