@@ -110,10 +110,9 @@ append+=" log_buf_len=8M printk.devkmsg=on oops=panic panic=-1"
 multi=''
 [ "${KEEP_GOING:-0}" = 1 ] && multi=kasan_multi_shot
 append+=" tsc=reliable ${CMDLINE:-$multi}"
-# Under TCG the guest cannot calibrate its TSC (host/tsc-khz.c says why)
-# and keeps time with jiffies, which lag and move in 1 ms steps: give it
-# the host's TSC rate, measured once per host. TSC_KHZ=0: the guest's own
-# calibration (the jiffies clock, as every run before 2026-12-06 had).
+# Under TCG: the host's TSC rate, measured once per host, for a guest that
+# cannot calibrate its own (host/tsc-khz.c says why). TSC_KHZ=0: the
+# guest's own calibration (the jiffies clock of every run before 2026-12-06)
 tsc_khz() {
 	local key bin
 	key="$RIG_CACHE/tsc-khz.$( (cat /proc/version; grep -m1 'model name' /proc/cpuinfo) | sha256sum | cut -c1-12)"

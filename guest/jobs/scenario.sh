@@ -118,17 +118,18 @@ while [ $i -lt "$PLAN_N" ]; do
 	eval "slot_$i=\$count_$dev"
 done
 pids=
-# wait up to $2 s until process $1 has a child, or is gone
+# stress-ng's pid, and a wait of up to $1 s until it has forked a worker
+# (or is gone)
 sng=''
-forked() {
+sng_forked() {
 	t=0
-	while [ $t -lt "$2" ] && kill -0 "$1" 2>/dev/null; do
+	while [ $t -lt "$1" ] && kill -0 "$sng" 2>/dev/null; do
 		for s in /proc/[0-9]*/stat; do
-			read -r _ _ _ pp _ <"$s" 2>/dev/null && [ "$pp" = "$1" ] && return 0
+			read -r _ _ _ pp _ <"$s" 2>/dev/null && [ "$pp" = "$sng" ] && return 0
 		done
 		sleep 1; t=$((t + 1))
 	done
-	[ $t -lt "$2" ] || rig_log "stressor $i: $name has no worker after $2 s"
+	[ $t -lt "$1" ] || rig_log "stressor $i: stress-ng has no worker after $1 s; $name starts anyway"
 }
 i=0
 while [ $i -lt "$PLAN_N" ]; do
@@ -157,7 +158,7 @@ while [ $i -lt "$PLAN_N" ]; do
 		# offline during that scan (a SIGSEGV in its own dirent list, 25 s
 		# into an all-fault mix round): a hotplug stressor after it
 		# starts once those workers run (or stress-ng ended)
-		[ "$name" = hotplug ] && [ -n "$sng" ] && forked "$sng" 60
+		[ "$name" = hotplug ] && [ -n "$sng" ] && sng_forked 60
 		exec $cmd >/tmp/s$i.out 2>/tmp/s$i.err
 	) &
 	eval "pid_$i=$!"
