@@ -107,6 +107,65 @@ rig_gcov_dump() {
 	rig_log "coverage: $(grep -c . /tmp/gcda.list) gcda file(s) sent"
 }
 
+# kmemleak (debug and race kernels). kmemleak reports an object only once
+# it is 5 s old and unchanged since the scan before, and takes for a leak an
+# object whose one pointer sat in a register during the scan: so a report
+# needs two scans at least 5 s apart, and if something is left, syzkaller's
+# executor scans once more. A scan takes 5-10 s of a vCPU under TCG.
+#   rig_leaks_mark     in the background as a round starts: what the boot
+#                      left unreferenced is not the round's
+#   rig_leaks_prescan  in the background as the round winds down: the first
+#                      scan, while the stressors are collected
+#   rig_leaks          the last scan(s); prints every object still
+#                      unreferenced as a "BUG: memory leak" report on the
+#                      console, as syzkaller does (host/report-patterns
+#                      titles it), and "kmemleak leaks=N" (or "kmemleak
+#                      off") on the results channel. Call it before the
+#                      module of a leak unloads, or its backtrace has
+#                      addresses where the names were.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+rig_leaks_mark() {
+	[ -e $KMEMLEAK ] || return 0
+	(echo scan >$KMEMLEAK && echo clear >$KMEMLEAK) 2>/dev/null &
+	leaks_mark=$!
+}
+rig_leaks_prescan() {
+	[ -e $KMEMLEAK ] || return 0
+	[ -z "${leaks_mark:-}" ] || wait "$leaks_mark"
+	leaks_mark=''
+	(echo scan >$KMEMLEAK) 2>/dev/null &
+	leaks_prescan=$!
+	leaks_prescan_at=$(cut -d. -f1 /proc/uptime)
+}
+rig_leaks() {
+	[ -e $KMEMLEAK ] || return 0
+	[ -n "${leaks_prescan:-}" ] || rig_leaks_prescan
+	wait "$leaks_prescan"
+	leaks_prescan=''
+	t=$(($(cut -d. -f1 /proc/uptime) - leaks_prescan_at))
+	[ "$t" -ge 6 ] || sleep $((6 - t))
+	if ! echo scan >$KMEMLEAK 2>/dev/null; then
+		rig_result "kmemleak off (it disabled itself: see the console)"
+		return 0
+	fi
+	if grep -q '^unreferenced object' $KMEMLEAK; then
+		sleep 1
+		echo scan >$KMEMLEAK
+	fi
+	cat $KMEMLEAK >/tmp/kmemleak.out
+	n=$(grep -c '^unreferenced object' /tmp/kmemleak.out)
+	rig_result "kmemleak leaks=$n"
+	[ "$n" = 0 ] && return 0
+	# one report per object, each line a kernel log line of this shell
+	# (the classifier follows a report by its caller tag); the first 20
+	awk '/^unreferenced object/ { n++ } n <= 20' /tmp/kmemleak.out >/tmp/kmemleak.top
+	while IFS= read -r l; do
+		case "$l" in 'unreferenced object'*) echo "BUG: memory leak" >/dev/kmsg ;; esac
+		echo "$l" >/dev/kmsg
+	done </tmp/kmemleak.top
+	echo clear >$KMEMLEAK
+}
+
 # cfq: used_us of the slices that ended while the RT queue was being served
 # (from its first slice_start to its last slice_expire), per class:
 # "rt be idle total". Before and after that window the BE readers have the

@@ -110,10 +110,10 @@ function read_rules(   line, n, f, k, i, o) {
 		i = ++NRULES
 		R_KIND[i] = f[1]; R_WATCH[i] = f[2]; R_HEAD[i] = f[3]; R_TITLE[i] = f[4]
 		for (o = 5; o <= k; o++) {
-			if (f[o] ~ /^x=(rest|lock)$/) R_X[i] = substr(f[o], 3)
+			if (f[o] ~ /^x=(rest|lock|bt)$/) R_X[i] = substr(f[o], 3)
 			else if (f[o] ~ /^absorb=./) R_ABSORB[i] = substr(f[o], 8)
 			else if (f[o] ~ /^skip=./) R_SKIP[i] = substr(f[o], 6)
-			else bad_rule(n, "unknown option '" f[o] "' (x=rest, x=lock, absorb=ERE, skip=ERE)")
+			else bad_rule(n, "unknown option '" f[o] "' (x=rest, x=lock, x=bt, absorb=ERE, skip=ERE)")
 		}
 	}
 	if (k < 0) { print "classify: cannot read " patterns > "/dev/stderr"; BAD = 1; exit 2 }
@@ -193,7 +193,7 @@ function open_report(r, title, hint,   id) {
 	id = ++NREP
 	R_kind[id] = R_KIND[r]; R_title[id] = title; R_file[id] = FILENUM; R_line[id] = FNR
 	R_absorb[id] = R_ABSORB[r]; R_left[id] = 8; R_skip[id] = R_SKIP[r]; R_x[id] = ""
-	R_lockat[id] = (R_X[r] == "lock") ? 2 : 0
+	R_lockat[id] = (R_X[r] == "lock") ? 2 : (R_X[r] == "bt") ? 64 : 0
 	if (R_kind[id] != "panic") KERNEL_REPORTS++
 	OPEN[tag] = id
 	RCU_ID = (R_kind[id] == "rcu") ? id : ""
@@ -293,10 +293,11 @@ FNR == 1 { FILENUM++ }
 		OPEN[tag] = ""
 	} else if (R_kind[id] == "kasan" && R_acc[id] == "" && text ~ /^(Read|Write) (of size [0-9]+ )?at addr /) {
 		R_acc[id] = " " substr(text, 1, index(text, " ") - 1)
-	} else if (R_lockat[id] > 0 && (text ~ /, at: [A-Za-z_]/ || text ~ /^\[<[0-9a-f]+>\] [A-Za-z_]/)) {
-		# lockdep: "ffff.. (&q->sysfs_lock){+.+.}-{3:3}, at: f+0x..", "[<ffff..>] f+0x.."
+	} else if (R_lockat[id] > 0 && (text ~ /, at: [A-Za-z_]/ || text ~ /^ *\[<[0-9a-f]+>\] [A-Za-z_]/)) {
+		# lockdep: "ffff.. (&q->sysfs_lock){+.+.}-{3:3}, at: f+0x..", "[<ffff..>] f+0x..";
+		# kmemleak's backtrace: "    [<ffff..>] f+0x.."
 		R_lockat[id]--
-		f = text; sub(/^.*, at: /, "", f); sub(/^\[<[0-9a-f]+>\] /, "", f)
+		f = text; sub(/^.*, at: /, "", f); sub(/^ *\[<[0-9a-f]+>\] /, "", f)
 		candidate(id, sym(f))
 	}
 }

@@ -2,7 +2,7 @@
 # splat: the positive-control stressor (busybox sh in the guest, installed as
 # bin/splat next to the C stressors). After --after seconds it makes the
 # kernel print one real report of the kind asked for (guest/modules/rig_splat:
-# lockdep, kasan, odebug, atomic_sleep, hung, race; or wedge: every CPU
+# lockdep, kasan, odebug, atomic_sleep, hung, race, leak; or wedge: every CPU
 # spins with IRQs off and the guest prints nothing more), so the rig's own
 # path from report (or silence) to finding to repro and minimizing can be
 # checked end to end.
@@ -20,8 +20,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case "$kind" in
-lockdep | kasan | odebug | atomic_sleep | hung | race | wedge) ;;
-*) echo "splat: --kind must be lockdep, kasan, odebug, atomic_sleep, hung, race or wedge (got '$kind')" >&2; exit 2 ;;
+lockdep | kasan | odebug | atomic_sleep | hung | race | leak | wedge) ;;
+*) echo "splat: --kind must be lockdep, kasan, odebug, atomic_sleep, hung, race, leak or wedge (got '$kind')" >&2; exit 2 ;;
 esac
 case "$after" in
 '' | *[!0-9]*) echo "splat: --after must be seconds (got '$after')" >&2; exit 2 ;;

@@ -19,6 +19,7 @@ check odebug       "WARNING: ODEBUG bug in rig_splat_"
 check atomic-sleep "BUG: sleeping function called from invalid context in rig_splat_atomic_sleep"
 check hung         "INFO: task hung in rig_splat_hung_thread"
 check lockdep      "possible deadlock in rig_splat_lockdep_inversion"
+check kmemleak     "memory leak in rig_splat_leak"
 if [ "$rc" = 1 ]; then echo "ok - controls: run exits 1 on findings"
 else echo "not ok - controls: run exits 1 on findings (got $rc)"; fi
 

@@ -94,6 +94,9 @@ if grep -qw blk $T/available_tracers 2>/dev/null; then
 	rig_log "slice audit on:$audit_devs (tunables:$audit_conf)"
 fi
 
+# kmemleak: what the boot left unreferenced is not this round's
+rig_leaks_mark
+
 # 2. faults (those limited by task-filter hit only the stressors' tasks)
 [ "$PLAN_FAULTS" != none ] && faults_arm
 # every load of the scheduler module prints this; fail_function's kprobes on
@@ -274,7 +277,8 @@ while :; do
 	sleep 3
 done
 
-# 5. collect
+# 5. collect (kmemleak's first scan meanwhile, in the background)
+rig_leaks_prescan
 [ "$PLAN_FAULTS" != none ] && faults_report
 if [ -n "$audit_pid" ]; then
 	# the marker ends the audit once it has read everything before it
@@ -325,11 +329,19 @@ done
 
 # 6. once no queue uses the scheduler, its module must go: a reference
 #    leaked by an error path (a failed elevator init, an exit race) shows
-#    here. Skipped when I/O is stuck (a switch would wait for it forever).
-if [ -d /sys/module/cfq_iosched ] && [ -z "${stuck:-}" ] && [ -z "${stalled:-}" ]; then
+#    here, and memory nothing points to any more shows in kmemleak's scan
+#    (before the unload: a leak's backtrace names the module's functions
+#    only while it is loaded). Skipped when I/O is stuck (a switch would
+#    wait for it forever, and requests in flight are not leaks).
+if [ -n "${stuck:-}" ] || [ -n "${stalled:-}" ]; then
+	:
+elif [ ! -d /sys/module/cfq_iosched ]; then
+	rig_leaks
+else
 	for q in /sys/block/*/queue/scheduler; do
 		grep -q '\[cfq\]' "$q" && { echo none >"$q" || rig_log "cannot switch ${q#/sys/block/} away from cfq"; }
 	done
+	rig_leaks
 	ref=$(cat /sys/module/cfq_iosched/refcnt 2>/dev/null)
 	if [ "$ref" != 0 ] || ! rmmod cfq-iosched 2>/tmp/rmmod.err; then
 		rig_finding "leak: cfq-iosched still has ${ref:-?} references after every queue left cfq"

@@ -13,6 +13,8 @@
  *                 a lock for two seconds (KCSAN, the race flavor)
  *   lockdep       AB-BA lock order inversion   (PROVE_LOCKING; run it last,
  *                 lockdep turns itself off after its first report)
+ *   leak          a kmalloc() whose only pointer is dropped (kmemleak, at
+ *                 the next scan: guest/lib.sh rig_leaks)
  *   wedge         every CPU spins with IRQs off, for good: a guest that
  *                 prints nothing more (the host's console watchdog)
  */
@@ -134,6 +136,15 @@ static noinline void rig_splat_lockdep_inversion(void)
 
 /* stop_machine() runs it with IRQs off while every other CPU waits, IRQs
  * off too, for it to return: it never does */
+/* kmemleak: the only pointer to the object goes out of scope here */
+static noinline void rig_splat_leak(void)
+{
+	char *p = kmalloc(64, GFP_KERNEL);
+
+	if (p)
+		strscpy(p, "rig-leak", 64);
+}
+
 static int rig_splat_wedge_fn(void *unused)
 {
 	for (;;)
@@ -165,6 +176,8 @@ static ssize_t rig_splat_write(struct file *file, const char __user *ubuf,
 		rig_splat_race();
 	else if (!strcmp(buf, "lockdep"))
 		rig_splat_lockdep_inversion();
+	else if (!strcmp(buf, "leak"))
+		rig_splat_leak();
 	else if (!strcmp(buf, "wedge"))
 		stop_machine(rig_splat_wedge_fn, NULL, NULL);
 	else
