@@ -108,53 +108,46 @@ rig_gcov_dump() {
 }
 
 # kmemleak (debug and race kernels). kmemleak reports an object only once
-# it is 5 s old and unchanged since the scan before, and takes for a leak an
-# object whose one pointer sat in a register during the scan: so a report
-# needs two scans at least 5 s apart, and if something is left, syzkaller's
-# executor scans once more. A scan takes 5-10 s of a vCPU under TCG.
-#   rig_leaks_mark     in the background as a round starts: what the boot
-#                      left unreferenced is not the round's
-#   rig_leaks_prescan  in the background as the round winds down: the first
-#                      scan, while the stressors are collected
-#   rig_leaks          the last scan(s); prints every object still
-#                      unreferenced as a "BUG: memory leak" report on the
-#                      console, as syzkaller does (host/report-patterns
-#                      titles it), and "kmemleak leaks=N" (or "kmemleak
-#                      off") on the results channel. Call it before the
-#                      module of a leak unloads, or its backtrace has
-#                      addresses where the names were.
+# it is 5 s old and was unreferenced and unchanged in the scan before, and
+# takes for a leak an object whose one pointer sat in a register during the
+# scan: so a report needs two scans at least 5 s apart after the leak, and
+# if something is left, syzkaller's executor scans once more. A scan takes
+# 5-10 s of a vCPU under TCG.
+#   rig_leaks_mark  in the background as a round starts: what the boot left
+#                   unreferenced is not the round's
+#   rig_leaks       the scans; prints every object still unreferenced as a
+#                   "BUG: memory leak" report on the console, as syzkaller
+#                   does (host/report-patterns titles it), and "kmemleak
+#                   leaks=N" (or "kmemleak off") on the results channel.
+#                   Call it after the queues left the scheduler (what its
+#                   exit leaks shows then) and before its module unloads
+#                   (a leak's backtrace names the module's functions only
+#                   while it is loaded).
 KMEMLEAK=/sys/kernel/debug/kmemleak
 rig_leaks_mark() {
 	[ -e $KMEMLEAK ] || return 0
 	(echo scan >$KMEMLEAK && echo clear >$KMEMLEAK) 2>/dev/null &
 	leaks_mark=$!
 }
-rig_leaks_prescan() {
+rig_leaks() {
 	[ -e $KMEMLEAK ] || return 0
 	[ -z "${leaks_mark:-}" ] || wait "$leaks_mark"
 	leaks_mark=''
-	(echo scan >$KMEMLEAK) 2>/dev/null &
-	leaks_prescan=$!
-	leaks_prescan_at=$(cut -d. -f1 /proc/uptime)
-}
-rig_leaks() {
-	[ -e $KMEMLEAK ] || return 0
-	[ -n "${leaks_prescan:-}" ] || rig_leaks_prescan
-	wait "$leaks_prescan"
-	leaks_prescan=''
-	t=$(($(cut -d. -f1 /proc/uptime) - leaks_prescan_at))
-	[ "$t" -ge 6 ] || sleep $((6 - t))
+	t0=$(cut -d. -f1 /proc/uptime)
 	if ! echo scan >$KMEMLEAK 2>/dev/null; then
 		rig_result "kmemleak off (it disabled itself: see the console)"
 		return 0
 	fi
+	t=$(($(cut -d. -f1 /proc/uptime) - t0))
+	[ "$t" -ge 6 ] || sleep $((6 - t))
+	echo scan >$KMEMLEAK
 	if grep -q '^unreferenced object' $KMEMLEAK; then
 		sleep 1
 		echo scan >$KMEMLEAK
 	fi
 	cat $KMEMLEAK >/tmp/kmemleak.out
 	n=$(grep -c '^unreferenced object' /tmp/kmemleak.out)
-	rig_result "kmemleak leaks=$n"
+	rig_result "kmemleak leaks=$n scan_s=$(($(cut -d. -f1 /proc/uptime) - t0))"
 	[ "$n" = 0 ] && return 0
 	# one report per object, each line a kernel log line of this shell
 	# (the classifier follows a report by its caller tag); the first 20

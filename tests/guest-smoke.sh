@@ -37,7 +37,7 @@ if [ "$(v accel)" = tcg ] && [ "$(v tsc_khz)" != 0 ]; then
 fi
 grep -q '^lockdep debug_locks=1' "$r/results.log" && echo "ok - smoke: lockdep still on at the end" ||
 	echo "not ok - smoke: lockdep still on at the end ($(grep '^lockdep' "$r/results.log"))"
-grep -q '^kmemleak leaks=0$' "$r/results.log" && echo "ok - smoke: kmemleak scanned at the end: no leak" ||
+grep -q '^kmemleak leaks=0 ' "$r/results.log" && echo "ok - smoke: kmemleak scanned at the end: no leak" ||
 	echo "not ok - smoke: kmemleak scanned at the end: no leak ($(grep '^kmemleak' "$r/results.log" || echo 'no scan'))"
 grep -q 'cfq-iosched unloaded after the round' "$r/console.log" && echo "ok - smoke: the module unloads once no queue uses it" ||
 	echo "not ok - smoke: the module unloads once no queue uses it"

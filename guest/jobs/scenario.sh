@@ -277,8 +277,7 @@ while :; do
 	sleep 3
 done
 
-# 5. collect (kmemleak's first scan meanwhile, in the background)
-rig_leaks_prescan
+# 5. collect
 [ "$PLAN_FAULTS" != none ] && faults_report
 if [ -n "$audit_pid" ]; then
 	# the marker ends the audit once it has read everything before it
