@@ -118,24 +118,28 @@ rig_gcov_dump() {
 #   rig_leaks       the scans; prints every object still unreferenced as a
 #                   "BUG: memory leak" report on the console, as syzkaller
 #                   does (host/report-patterns titles it), and "kmemleak
-#                   leaks=N" (or "kmemleak off") on the results channel.
+#                   leaks=N" (or "kmemleak off") on the results channel,
+#                   and sets leaks (N, off, or skipped in a boot without
+#                   kmemleak=on: host/run.sh KMEMLEAK).
 #                   Call it after the queues left the scheduler (what its
 #                   exit leaks shows then) and before its module unloads
 #                   (a leak's backtrace names the module's functions only
 #                   while it is loaded).
 KMEMLEAK=/sys/kernel/debug/kmemleak
+leaks_on() { [ -e $KMEMLEAK ] && grep -qw 'kmemleak=on' /proc/cmdline; }
 rig_leaks_mark() {
-	[ -e $KMEMLEAK ] || return 0
+	leaks_on || return 0
 	(echo scan >$KMEMLEAK && echo clear >$KMEMLEAK) 2>/dev/null &
 	leaks_mark=$!
 }
 rig_leaks() {
-	[ -e $KMEMLEAK ] || return 0
+	leaks_on || { leaks=skipped; return 0; }
 	[ -z "${leaks_mark:-}" ] || wait "$leaks_mark"
 	leaks_mark=''
 	t0=$(cut -d. -f1 /proc/uptime)
 	if ! echo scan >$KMEMLEAK 2>/dev/null; then
 		rig_result "kmemleak off (it disabled itself: see the console)"
+		leaks=off
 		return 0
 	fi
 	t=$(($(cut -d. -f1 /proc/uptime) - t0))
@@ -146,9 +150,9 @@ rig_leaks() {
 		echo scan >$KMEMLEAK
 	fi
 	cat $KMEMLEAK >/tmp/kmemleak.out
-	n=$(grep -c '^unreferenced object' /tmp/kmemleak.out)
-	rig_result "kmemleak leaks=$n scan_s=$(($(cut -d. -f1 /proc/uptime) - t0))"
-	[ "$n" = 0 ] && return 0
+	leaks=$(grep -c '^unreferenced object' /tmp/kmemleak.out)
+	rig_result "kmemleak leaks=$leaks scan_s=$(($(cut -d. -f1 /proc/uptime) - t0))"
+	[ "$leaks" = 0 ] && return 0
 	# one report per object, each line a kernel log line of this shell
 	# (the classifier follows a report by its caller tag); the first 20
 	awk '/^unreferenced object/ { n++ } n <= 20' /tmp/kmemleak.out >/tmp/kmemleak.top

@@ -63,8 +63,8 @@ expected() { # EXPECT TITLE
 hunt_for() {
 	case "$1" in
 	timer-exit | teardown) echo switch-storm ;;
-	timer-queue | refcount | lock-order | stall | leak) echo exit-race ;;
-	irq-lock | sleep-in-atomic) echo smoke ;;
+	timer-queue | refcount | lock-order | stall) echo exit-race ;;
+	irq-lock | sleep-in-atomic | leak) echo smoke ;;
 	requeue) echo requeue ;;
 	init-fail | merge) echo paths ;;
 	tunables) echo tunables ;;

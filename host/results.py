@@ -151,7 +151,7 @@ def run_json(run):
         "boot_to_init_s": num(facts.get("boot_to_init_s")), "accel": facts.get("accel"),
         "vcpus": num(facts.get("vcpus")), "tsc_khz": num(facts.get("tsc_khz")),
         "clock": num(facts.get("clock")), "hres": num(facts.get("hres")),
-        "boots": num(facts.get("boots")),
+        "boots": num(facts.get("boots")), "kmemleak": facts.get("kmemleak"),
         "host": facts.get("host"), "started": facts.get("started"),
         "ops": num(facts.get("ops", 0)), "ops_per_stressor": ops,
         "io_errors": num(facts.get("io_errors", 0)), "faults_fired": faults,

@@ -9,7 +9,8 @@
 #   output = hang), MEM (MiB), CMDLINE (extra kernel arguments), DISK_MB,
 #   ACCEL (auto|kvm|tcg), TSC_KHZ (auto|0|kHz: the guest clock, see
 #   host/tsc-khz.c), HRES_BOOTS (boots under TCG until the local APIC
-#   timer passes its boot check), FLAVOR, EXTRA_FILES (host files copied to /rig/files),
+#   timer passes its boot check), KMEMLEAK (auto|0|1: the leak detector;
+#   auto: on for the controls job and a plan that says so), FLAVOR, EXTRA_FILES (host files copied to /rig/files),
 #   VCPUS (vCPUs of the guest, default 2), RIG_HOST (the host's name in the
 #   summary, default hostname), RIG_BUILD_DIR and RIG_IMAGE_DIR (a kernel
 #   and images already built: host/soak.sh builds once for all its rounds)
@@ -37,6 +38,7 @@ HRES_BOOTS=${HRES_BOOTS:-4}; num HRES_BOOTS "$HRES_BOOTS" boots
 [ "$VCPUS" -le 64 ] || die "VCPUS must be 1 to 64 (got $VCPUS)"
 case "${ACCEL:-auto}" in auto | kvm | tcg) ;; *) die "ACCEL must be auto, kvm or tcg (got '$ACCEL')" ;; esac
 case "${KEEP_DISK:-0}" in 0 | 1) ;; *) die "KEEP_DISK must be 0 or 1 (got '$KEEP_DISK')" ;; esac
+case "${KMEMLEAK:-auto}" in auto | 0 | 1) ;; *) die "KMEMLEAK must be auto, 0 or 1 (got '$KMEMLEAK')" ;; esac
 [[ "${TSC_KHZ:-auto}" =~ ^(auto|0|[1-9][0-9]{5,7})$ ]] ||
 	die "TSC_KHZ must be auto, 0 or a rate in kHz (100000 to 99999999; got '$TSC_KHZ')"
 [[ "${RIG_HOST:-x}" =~ ^[A-Za-z0-9._@:-]+$ ]] || die "RIG_HOST must be a host name (got '$RIG_HOST')"
@@ -131,6 +133,15 @@ tsc=${TSC_KHZ:-auto}
 [ "$tsc" = auto ] && tsc=0
 [ -n "$tsc" ] || { say "run: cannot measure the host's TSC rate; the guest keeps time with jiffies"; tsc=0; }
 [ "$tsc" = 0 ] || append+=" tsc_early_khz=$tsc"
+# kmemleak, built into every kernel but perf and off unless the boot says
+# kmemleak=on (host/config/debug.config says why)
+leak=off
+case "${KMEMLEAK:-auto}" in
+1) leak=on ;;
+auto) { [ "$job" = controls ] || [ "$(plan_value "$run/files/plan" KMEMLEAK 2>/dev/null)" = on ]; } && leak=on ;;
+esac
+grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$build/.config" || leak=off
+[ "$leak" = off ] || append+=" kmemleak=on"
 kernel_hash=$(sha256sum <"$build/arch/x86/boot/bzImage" | cut -c1-12)
 series=$(series_hash)
 
@@ -238,7 +249,7 @@ fi
 
 facts=("wall=$wall" "accel=$accel" "kernel=$kernel_hash" "series=$series" "flavor=$FLAVOR" "job=$job"
 	"kver=$KVER" "release=$(cat "$build/include/config/kernel.release")" "vcpus=$VCPUS"
-	"tsc_khz=$tsc" "boots=$boots" "host=${RIG_HOST:-$(hostname)}" "started=$started")
+	"tsc_khz=$tsc" "boots=$boots" "kmemleak=$leak" "host=${RIG_HOST:-$(hostname)}" "started=$started")
 [ -z "${MUTANT_KO:-}" ] || facts+=("mutant=$(basename "$(dirname "$(dirname "$MUTANT_KO")")")")
 faults=$(plan_value "$run/files/plan" FAULTS 2>/dev/null || true)
 [ -z "$faults" ] || facts+=("faults=${faults// /,}")

@@ -18,6 +18,8 @@
 #                                      set on every test device once it is selected
 #   faults    = NAME ...               fault sets faults/NAME.flt, armed together
 #                                      (none: no faults; all: every set)
+#   kmemleak  = on | off               the leak detector in this round (off:
+#                                      it slows allocations; KMEMLEAK= wins)
 #   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is a stressor of
 #               stress/ (the C ones, stress/*.c, or splat, stress/splat.sh: a
 #               positive control, --kind lockdep|kasan|odebug|atomic_sleep|
@@ -42,11 +44,11 @@ to_seconds() {
 }
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# parse FILE: sets duration seed devices scheduler nullb sdebug iosched faults, stressors[]
+# parse FILE: sets duration seed devices scheduler nullb sdebug iosched faults kmemleak, stressors[]
 parse() {
 	local file=$1 n=0 line key val name dev d
 	[ -f "$file" ] || { echo "$file: no such scenario" >&2; return 2; }
-	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' iosched='' faults=none
+	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' iosched='' faults=none kmemleak=off
 	stressors=()
 	fail() { echo "$file:$n: $*" >&2; return 2; }
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -75,13 +77,15 @@ parse() {
 			{ fail "iosched must be tunable=value words (got '$val')"; return 2; }
 			iosched=$val ;;
 		faults) faults=$(fault_list "$val") || { fail "$faults"; return 2; } ;;
+		kmemleak) [[ "$val" =~ ^(on|off)$ ]] || { fail "kmemleak must be on or off (got '$val')"; return 2; }
+			kmemleak=$val ;;
 		stressor) name=${val%% *} dev=''
 			[[ "$name" == *@* ]] && dev=${name#*@} name=${name%@*}
 			in_list "$name" "$STRESSORS" || { fail "unknown stressor '$name' (choose from: $STRESSORS)"; return 2; }
 			[ -z "$dev" ] || in_list "$dev" "$DEVS" || { fail "unknown device '@$dev'"; return 2; }
 			[[ "$val" != *"'"* ]] || { fail "quotes are not allowed in stressor options"; return 2; }
 			stressors+=("$n|$val") ;;
-		*) fail "unknown key '$key' (keys: duration seed devices scheduler nullb sdebug iosched faults stressor)"; return 2 ;;
+		*) fail "unknown key '$key' (keys: duration seed devices scheduler nullb sdebug iosched faults kmemleak stressor)"; return 2 ;;
 		esac
 	done <"$file"
 	[ -n "$duration" ] || { n=0; fail "missing 'duration'"; return 2; }
@@ -142,6 +146,7 @@ plan)
 	echo "PLAN_SDEBUG='$sdebug'"
 	echo "PLAN_IOSCHED='$iosched'"
 	echo "PLAN_FAULTS='$faults'"
+	echo "PLAN_KMEMLEAK='$kmemleak'"
 	echo "PLAN_N=${#stressors[@]}"
 	i=0
 	for st in "${stressors[@]}"; do i=$((i + 1)); echo "PLAN_S$i='${st#*|}'"; done

@@ -21,6 +21,10 @@ nullb_load() {
 }
 nullb_load || bad "null_blk loads"
 
+# kmemleak: what the boot left unreferenced is not these checks' (the scan
+# at the end, rig_leaks in guest/lib.sh)
+rig_leaks_mark
+
 # 1. module and selection
 modprobe cfq-iosched && ok "modprobe cfq-iosched" || bad "modprobe cfq-iosched"
 grep -qw cfq /sys/block/vdb/queue/scheduler && ok "cfq listed for vdb" || bad "cfq listed for vdb"
@@ -526,4 +530,9 @@ rig_result "# fail-nth sweep: $failed of 40 switches to cfq failed"
 [ "$failed" -gt 0 ] && ok "fail-nth sweep: $failed of 40 switches to cfq failed cleanly" ||
 	bad "fail-nth sweep: some switches to cfq fail (0 of 40: fail-nth did not reach the switch)"
 expect "$(cat /sys/module/cfq_iosched/refcnt 2>&1)" 0 "no module reference left after failed switches"
+# with KMEMLEAK=1: every check above, the failed switches included, leaked
+# no memory (a leak is also printed as a "BUG: memory leak" report)
+leaks=none
+rig_leaks
+[ "$leaks" = skipped ] || expect "$leaks" 0 "kmemleak: no leak after every check (leaked objects are findings too)"
 rmmod cfq-iosched && ok "final rmmod" || bad "final rmmod"
