@@ -50,6 +50,7 @@ expect "run: VCPUS=0" "VCPUS must be a positive number" env VCPUS=0 "$R" probe
 expect "run: RUN_ID outside LOGS" "RUN_ID must be a relative name" env RUN_ID=../../x "$R" probe
 expect "run: BOOT_SILENCE not a number" "BOOT_SILENCE must be a positive number" env BOOT_SILENCE=soon "$R" probe
 expect "run: KEEP_DISK not 0 or 1" "KEEP_DISK must be 0 or 1" env KEEP_DISK=2 "$R" probe
+expect "run: KMEMLEAK=yes" "KMEMLEAK must be auto, 0 or 1" env KMEMLEAK=yes "$R" probe
 expect "run: HRES_BOOTS=0" "HRES_BOOTS must be a positive number of boots" env HRES_BOOTS=0 "$R" probe
 expect "soak: HRES_BOOTS not a number (run's setting)" "HRES_BOOTS must be a positive number" env HRES_BOOTS=many "$S" smoke 1m
 expect "summarize: not a run directory" "usage: host/summarize.sh" "$root/host/summarize.sh" "$tmp/notsoak"

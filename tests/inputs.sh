@@ -64,6 +64,10 @@ f=$(scn tunbad "${base[@]}" "iosched = slice_idle")
 expect "iosched without a value" 2 "tunbad.scn:4: iosched must be tunable=value words" host/scenario.sh check "$f"
 f=$(scn tunnone "duration = 30" "scheduler = none" "iosched = slice_idle=20" "stressor = readers@virtio")
 expect "iosched with scheduler none" 2 "tunnone.scn:0: iosched is set but scheduler = none" host/scenario.sh check "$f"
+f=$(scn leak "${base[@]}" "kmemleak = on")
+expect "kmemleak = on reaches the plan" 0 "^PLAN_KMEMLEAK='on'$" host/scenario.sh plan "$f" 7
+f=$(scn leakbad "${base[@]}" "kmemleak = yes")
+expect "kmemleak neither on nor off" 2 "leakbad.scn:4: kmemleak must be on or off" host/scenario.sh check "$f"
 expect "missing scenario file" 2 "no such scenario" host/scenario.sh check "$tmp/none.scn"
 expect "FAULTS= with an unknown set" 2 "FAULTS: no fault set faults/nope.flt" env FAULTS="alloc nope" host/scenario.sh plan "$tmp/good.scn" 1
 expect "bad DURATION on the command line" 2 "DURATION 'x1' is not a time" host/scenario.sh plan "$tmp/good.scn" 1 x1
