@@ -193,7 +193,7 @@ function open_report(r, title, hint,   id) {
 	id = ++NREP
 	R_kind[id] = R_KIND[r]; R_title[id] = title; R_file[id] = FILENUM; R_line[id] = FNR
 	R_absorb[id] = R_ABSORB[r]; R_left[id] = 8; R_skip[id] = R_SKIP[r]; R_x[id] = ""
-	R_lockat[id] = (R_X[r] == "lock") ? 2 : (R_X[r] == "bt") ? 64 : 0
+	R_lockat[id] = (R_X[r] == "lock") ? 2 : 0; R_bt[id] = (R_X[r] == "bt")
 	if (R_kind[id] != "panic") KERNEL_REPORTS++
 	OPEN[tag] = id
 	RCU_ID = (R_kind[id] == "rcu") ? id : ""
@@ -293,11 +293,14 @@ FNR == 1 { FILENUM++ }
 		OPEN[tag] = ""
 	} else if (R_kind[id] == "kasan" && R_acc[id] == "" && text ~ /^(Read|Write) (of size [0-9]+ )?at addr /) {
 		R_acc[id] = " " substr(text, 1, index(text, " ") - 1)
-	} else if (R_lockat[id] > 0 && (text ~ /, at: [A-Za-z_]/ || text ~ /^ *\[<[0-9a-f]+>\] [A-Za-z_]/)) {
-		# lockdep: "ffff.. (&q->sysfs_lock){+.+.}-{3:3}, at: f+0x..", "[<ffff..>] f+0x..";
-		# kmemleak's backtrace: "    [<ffff..>] f+0x.."
+	} else if (R_bt[id] && text ~ /^ +(\[<[0-9a-f]+>\] )?[A-Za-z_][A-Za-z0-9_.]*[+]0x[0-9a-f]+\/0x[0-9a-f]+/) {
+		# kmemleak's backtrace: "    [<ffff..>] f+0x1a/0x30" (6.1), "    f+0x1a/0x30" (6.12)
+		f = text; sub(/^ +(\[<[0-9a-f]+>\] )?/, "", f)
+		candidate(id, sym(f))
+	} else if (R_lockat[id] > 0 && (text ~ /, at: [A-Za-z_]/ || text ~ /^\[<[0-9a-f]+>\] [A-Za-z_]/)) {
+		# lockdep: "ffff.. (&q->sysfs_lock){+.+.}-{3:3}, at: f+0x..", "[<ffff..>] f+0x.."
 		R_lockat[id]--
-		f = text; sub(/^.*, at: /, "", f); sub(/^ *\[<[0-9a-f]+>\] /, "", f)
+		f = text; sub(/^.*, at: /, "", f); sub(/^\[<[0-9a-f]+>\] /, "", f)
 		candidate(id, sym(f))
 	}
 }
