@@ -111,8 +111,9 @@ rig_gcov_dump() {
 # it is 5 s old and was unreferenced and unchanged in the scan before, and
 # takes for a leak an object whose one pointer sat in a register during the
 # scan: so a report needs two scans at least 5 s apart after the leak, and
-# if something is left, syzkaller's executor scans once more. A scan takes
-# 5-10 s of a vCPU under TCG.
+# if something is left, syzkaller's executor scans once more. Under TCG
+# the two scans take 19 s on an idle host, 46 s beside another guest
+# (scan_s= in the results).
 #   rig_leaks_mark  in the background as a round starts: what the boot left
 #                   unreferenced is not the round's
 #   rig_leaks       the scans; prints every object still unreferenced as a
