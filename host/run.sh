@@ -10,7 +10,8 @@
 #   ACCEL (auto|kvm|tcg), TSC_KHZ (auto|0|kHz: the guest clock, see
 #   host/tsc-khz.c), HRES_BOOTS (boots under TCG until the local APIC
 #   timer passes its boot check), KMEMLEAK (auto|0|1: the leak detector;
-#   auto: on for the controls job and a plan that says so), FLAVOR, EXTRA_FILES (host files copied to /rig/files),
+#   auto: on for the controls job and a plan that says so), FLAVOR,
+#   EXTRA_FILES (host files copied to /rig/files),
 #   VCPUS (vCPUs of the guest, default 2), RIG_HOST (the host's name in the
 #   summary, default hostname), RIG_BUILD_DIR and RIG_IMAGE_DIR (a kernel
 #   and images already built: host/soak.sh builds once for all its rounds)
