@@ -385,11 +385,13 @@ static void cycle(struct rng *r)
 	switch_to(qsched, away);
 	if ((rc = cmd(rmmod, module, NULL))) {
 		/* Another queue may use the module, or a concurrent switch may
-		 * hold a reference for a moment (elevator_get): retry for a
-		 * second, and fail only if no other queue used it meanwhile. */
+		 * hold a reference while it runs (elevator_get): retry for
+		 * 10 s, and fail only if no other queue used it meanwhile. A
+		 * switch under TCG with kmemleak on, beside other guests, has
+		 * taken more than the 1 s this loop once allowed. */
 		int seen = 0;
 
-		for (int i = 0; i < 20 && rc && rc != 127; i++) {
+		for (int i = 0; i < 200 && rc && rc != 127; i++) {
 			seen |= sched_in_use_elsewhere();
 			sleep_us(50000);
 			rc = cmd(rmmod, module, NULL);

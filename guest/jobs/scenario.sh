@@ -320,7 +320,12 @@ while [ $i -lt "$PLAN_N" ]; do
 	case "$name:$src" in
 	*:0 | *:137 | *:143) ;;   # 137/143: ended by the runner
 	stress-ng:* | fio:*) rig_finding "stressor: $name exited $src"; rc=1 ;;
-	*:1) rig_finding "stressor: $name check failed"; tail -n 5 /tmp/s$i.err >&3; rc=1 ;;
+	*:1)
+		rig_finding "stressor: $name check failed"
+		# its first complaints: the last lines may be retries that came after
+		grep "^$name: " /tmp/s$i.err | head -n 5 | sed 's/^/first: /' >&3
+		tail -n 5 /tmp/s$i.err >&3
+		rc=1 ;;
 	*:2) rig_finding "stressor: $name usage error"; tail -n 3 /tmp/s$i.err >&3; rc=1 ;;
 	*) rig_finding "stressor: $name exited $src"; tail -n 5 /tmp/s$i.err >&3; rc=1 ;;
 	esac
