@@ -107,7 +107,7 @@ rig_gcov_dump() {
 	rig_log "coverage: $(grep -c . /tmp/gcda.list) gcda file(s) sent"
 }
 
-# kmemleak (debug and race kernels). kmemleak reports an object only once
+# kmemleak (every kernel but perf). kmemleak reports an object only once
 # it is 5 s old and was unreferenced and unchanged in the scan before, and
 # takes for a leak an object whose one pointer sat in a register during the
 # scan: so a report needs two scans at least 5 s apart after the leak, and

@@ -337,22 +337,20 @@ done
 #    (before the unload: a leak's backtrace names the module's functions
 #    only while it is loaded). Skipped when I/O is stuck (a switch would
 #    wait for it forever, and requests in flight are not leaks).
-if [ -n "${stuck:-}" ] || [ -n "${stalled:-}" ]; then
-	:
-elif [ ! -d /sys/module/cfq_iosched ]; then
-	rig_leaks
-else
+if [ -z "${stuck:-}" ] && [ -z "${stalled:-}" ]; then
 	for q in /sys/block/*/queue/scheduler; do
 		grep -q '\[cfq\]' "$q" && { echo none >"$q" || rig_log "cannot switch ${q#/sys/block/} away from cfq"; }
 	done
 	rig_leaks
-	ref=$(cat /sys/module/cfq_iosched/refcnt 2>/dev/null)
-	if [ "$ref" != 0 ] || ! rmmod cfq-iosched 2>/tmp/rmmod.err; then
-		rig_finding "leak: cfq-iosched still has ${ref:-?} references after every queue left cfq"
-		cat /tmp/rmmod.err >&3
-		rc=1
-	else
-		rig_log "cfq-iosched unloaded after the round (no reference left)"
+	if [ -d /sys/module/cfq_iosched ]; then
+		ref=$(cat /sys/module/cfq_iosched/refcnt 2>/dev/null)
+		if [ "$ref" != 0 ] || ! rmmod cfq-iosched 2>/tmp/rmmod.err; then
+			rig_finding "leak: cfq-iosched still has ${ref:-?} references after every queue left cfq"
+			cat /tmp/rmmod.err >&3
+			rc=1
+		else
+			rig_log "cfq-iosched unloaded after the round (no reference left)"
+		fi
 	fi
 fi
 exit $rc
