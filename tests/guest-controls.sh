@@ -11,7 +11,11 @@ s="logs/$id/summary"
 [ -f "$s" ] || { echo "not ok - controls: no summary (run.sh exit $rc)"; exit 1; }
 check() { # KIND TITLE (an extended regex)
 	if grep -qE -- "$2" "$s"; then echo "ok - controls: $1 -> $2"
-	else echo "not ok - controls: $1 -> $2"; grep -P '^finding\t' "$s" | sed 's/^/#   /'; fi
+	else
+		echo "not ok - controls: $1 -> $2"
+		grep -P '^finding\t' "$s" | sed 's/^/#   /'
+		grep -h '^kmemleak' "logs/$id/results.log" | sed 's/^/#   /'
+		grep -h 'kmemleak:' "logs/$id/console.log" | head -3 | sed 's/^/#   /'; fi
 }
 # 6.12's KASAN names the object's kind (slab-use-after-free), as syzkaller's titles do
 check kasan        "KASAN: (slab-)?use-after-free Read in rig_splat_kasan_uaf"

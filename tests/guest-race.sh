@@ -13,7 +13,11 @@ s="logs/$id/summary"
 grep -qx 'flavor=race' "$s" && echo "ok - race: the race flavor booted" || echo "not ok - race: the race flavor booted"
 check() {
 	if grep -qF -- "$2" "$s"; then echo "ok - race: $1 -> $2"
-	else echo "not ok - race: $1 -> $2"; grep -P '^finding\t' "$s" | sed 's/^/#   /'; fi
+	else
+		echo "not ok - race: $1 -> $2"
+		grep -P '^finding\t' "$s" | sed 's/^/#   /'
+		grep -h '^kmemleak' "logs/$id/results.log" | sed 's/^/#   /'
+		grep -h 'kmemleak:' "logs/$id/console.log" | head -3 | sed 's/^/#   /'; fi
 }
 check kcsan        "KCSAN: data-race in rig_splat_race_thread / rig_splat_race_thread"
 check lockdep      "possible deadlock in rig_splat_lockdep_inversion"

@@ -13,8 +13,9 @@
  *                 a lock for two seconds (KCSAN, the race flavor)
  *   lockdep       AB-BA lock order inversion   (PROVE_LOCKING; run it last,
  *                 lockdep turns itself off after its first report)
- *   leak          a kmalloc() whose only pointer is dropped (kmemleak, at
- *                 the next scan: guest/lib.sh rig_leaks)
+ *   leak          eight kmalloc()s whose only pointers are dropped
+ *                 (kmemleak, at the round's end scans: guest/lib.sh
+ *                 rig_leaks)
  *   wedge         every CPU spins with IRQs off, for good: a guest that
  *                 prints nothing more (the host's console watchdog)
  */
@@ -134,17 +135,27 @@ static noinline void rig_splat_lockdep_inversion(void)
 	spin_unlock(&rig_lock_b);
 }
 
-/* stop_machine() runs it with IRQs off while every other CPU waits, IRQs
- * off too, for it to return: it never does */
-/* kmemleak: the only pointer to the object goes out of scope here */
+/*
+ * kmemleak: the only pointer to each object goes out of scope here. Eight,
+ * not one: a stale copy of the last pointer can stay in the writer's
+ * kernel stack, which kmemleak scans while the shell lives, and then that
+ * object is referenced (a CI run of the race flavor once missed the one
+ * object this control used to leak).
+ */
 static noinline void rig_splat_leak(void)
 {
-	char *p = kmalloc(64, GFP_KERNEL);
+	int i;
 
-	if (p)
-		strscpy(p, "rig-leak", 64);
+	for (i = 0; i < 8; i++) {
+		char *p = kmalloc(64, GFP_KERNEL);
+
+		if (p)
+			strscpy(p, "rig-leak", 64);
+	}
 }
 
+/* stop_machine() runs it with IRQs off while every other CPU waits, IRQs
+ * off too, for it to return: it never does */
 static int rig_splat_wedge_fn(void *unused)
 {
 	for (;;)
