@@ -153,7 +153,7 @@ mon="$run/monitor"
 monitor() { kill -0 "$qpid" 2>/dev/null && timeout 5 bash -c 'echo "$1" >"$2"' _ "$1" "$mon.in" || true; }
 
 # One boot: start QEMU, watch the console, and on a hang ask the guest for
-# blocked tasks and backtraces before killing it. Sets hang and wall.
+# blocked tasks and backtraces before killing it. Sets hang.
 boot_and_watch() {
 	: >"$run/console.log"
 	: >"$run/results.log"
@@ -219,10 +219,10 @@ boot_and_watch() {
 	done
 	wait "$qpid" 2>/dev/null || true
 	kill "$mpid" 2>/dev/null || true
-	wall=$((SECONDS - start))
 }
 
-boots=0
+# wall: from the first boot's start to the last boot's end
+boots=0 run_start=$SECONDS
 boot_and_watch
 while [ -n "$apic_failed" ]; do
 	mv "$run/console.log" "$run/console.apic-$boots.log"
@@ -239,6 +239,7 @@ if ! grep -q '^RIG-BOOT' "$run/results.log"; then
 	say "run $RUN_ID: the guest $([ -n "$hang" ] && echo stalled || echo died) before init (host overloaded?); kept console.boot-stall.log, booting once more"
 	boot_and_watch
 fi
+wall=$((SECONDS - run_start))
 rm -f "$mon.in" "$mon.out" "$run/initrd"
 [ "${KEEP_DISK:-0}" = 1 ] || rm -f "$run/scratch.img"
 sed -i "s/\r$//" "$run/results.log" "$run/console.log"
