@@ -59,9 +59,11 @@ expected() { # EXPECT TITLE
 }
 
 # The class of a mutant decides how it is hunted, as it would for a real,
-# unknown bug of that kind: a scenario name, or job:NAME for a guest job.
+# unknown bug of that kind: a scenario name (SCENARIO@FLAVOR: on that
+# kernel), or job:NAME for a guest job.
 hunt_for() {
 	case "$1" in
+	data-race) echo smoke@race ;;
 	timer-exit | teardown) echo switch-storm ;;
 	timer-queue | refcount | lock-order | stall) echo exit-race ;;
 	irq-lock | sleep-in-atomic | leak) echo smoke ;;
@@ -80,8 +82,15 @@ done
 build=$("$RIG_ROOT/host/kernel.sh" | tail -n1)
 "$RIG_ROOT/host/image.sh" "$build" >/dev/null
 
-# build one mutant module out of tree; prints the .ko path
+# build one mutant module out of tree for a guest job; prints the .ko path
+# (a soak builds it for each kernel its rounds boot: MUTANT_PATCH)
 build_mutant() { build_cfq_module "$build" "$build/mutants/$(basename "$1" .patch)" "$1"; }
+# a soak of HUNT: a scenario or rotation, SCENARIO@FLAVOR on that kernel
+hunt_soak() { # HUNT DURATION SEED
+	local fl=$FLAVOR
+	[[ "$1" != *@* ]] || fl=${1#*@}
+	FLAVOR=$fl "$RIG_ROOT/host/soak.sh" "${1%@*}" "$2" "$3"
+}
 
 id="mutants-$(date +%Y%m%d-%H%M%S)"
 table="$LOGS/$id.table"
@@ -100,7 +109,7 @@ if [ "$CLEAN" = 1 ]; then
 			s="$LOGS/$id/clean-${hunt#job:}/summary" rounds=1
 		else
 			mkdir -p "$LOGS/$id/clean-$hunt"
-			LOGS="$LOGS/$id/clean-$hunt" "$RIG_ROOT/host/soak.sh" "$hunt" "$BUDGET" 1 >/dev/null 2>&1 || true
+			LOGS="$LOGS/$id/clean-$hunt" hunt_soak "$hunt" "$BUDGET" 1 >/dev/null 2>&1 || true
 			s=$(echo "$LOGS/$id/clean-$hunt"/soak-*/summary)
 			rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null || echo 0)
 		fi
@@ -119,8 +128,8 @@ if [ "$CLEAN" = 1 ]; then
 fi
 # One hunt of one mutant: a guest job (job:NAME) or a soak (a scenario, or
 # blind:NAME for the default soak); one table row.
-hunt_one() { # NAME CLASS HUNT SEED BUDGET KO EXPECT
-	local name=$1 class=$2 hunt=$3 seed=$4 budget=$5 ko=$6 expect=$7
+hunt_one() { # NAME CLASS HUNT SEED BUDGET KO PATCH EXPECT
+	local name=$1 class=$2 hunt=$3 seed=$4 budget=$5 ko=$6 patch=$7 expect=$8
 	local t0=$SECONDS rounds=1 title='' result=missed secs='' s st sdir
 	if [[ "$hunt" == job:* ]]; then
 		RUN_ID="$id/$name-s$seed" MUTANT_KO=$ko TIMEOUT=$((budget + 120)) \
@@ -135,7 +144,7 @@ hunt_one() { # NAME CLASS HUNT SEED BUDGET KO EXPECT
 	else
 		sdir="$LOGS/$id/$name-s$seed-${hunt#blind:}"
 		mkdir -p "$sdir"
-		MUTANT_KO=$ko LOGS="$sdir" "$RIG_ROOT/host/soak.sh" "${hunt#blind:}" "$budget" "$seed" >/dev/null 2>&1 || true
+		MUTANT_PATCH=$patch LOGS="$sdir" hunt_soak "${hunt#blind:}" "$budget" "$seed" >/dev/null 2>&1 || true
 		s=$(echo "$sdir"/soak-*/summary)
 		if [ "$(sed -n 's/^status=//p' "$s" 2>/dev/null)" = findings ]; then
 			result=caught
@@ -165,8 +174,8 @@ for p in "${all[@]}"; do
 	ko=$(build_mutant "$p")
 	say "mutants: $name built in $((SECONDS - t0)) s, hunting with $hunt"
 	for seed in $(seq "$SEEDS"); do
-		hunt_one "$name" "$class" "$hunt" "$seed" "$BUDGET" "$ko" "$expect"
-		[ "$BLIND" = 0 ] || hunt_one "$name" "$class" "blind:$DEFAULT_SOAK" "$seed" "$BLIND_BUDGET" "$ko" "$expect"
+		hunt_one "$name" "$class" "$hunt" "$seed" "$BUDGET" "$ko" "$p" "$expect"
+		[ "$BLIND" = 0 ] || hunt_one "$name" "$class" "blind:$DEFAULT_SOAK" "$seed" "$BLIND_BUDGET" "$ko" "$p" "$expect"
 	done
 done
 # per mutant and kind of hunt (class, blind) over its seeds: how often

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Re-run a recorded round (same kernel, plan, faults, seed and, for a mutant
-# hunt, the same scheduler module) N times and report how often its finding
+# Re-run a recorded round (same kernel flavor, plan, faults, seed and, for a
+# mutant hunt, the same scheduler module) N times and report how often its finding
 # comes back, and how fast. MINIMIZE=1 then drops stressors and fault sets
 # one at a time while the finding still comes back, and prints the smallest
 # scenario that still shows it (saved as minimal.scn).
@@ -13,7 +13,8 @@
 #        host/repro.sh --check ...       only check the input (exit 0 or 2)
 # environment: TITLE (the finding to look for; default: the recorded one, or
 #   any finding), MINIMIZE=1, TRIES (runs per minimizing step, default 2),
-#   FAULTS (fault sets of a SCENARIO SEED replay), FLAVOR, COVER, LOGS
+#   FAULTS (fault sets of a SCENARIO SEED replay), FLAVOR (of a SCENARIO
+#   SEED replay; a RUN replays on its own), COVER, LOGS
 # Every input is checked before anything is built; works from any directory.
 # exit: 0 when the finding reproduced at least once (or, with no finding to
 # look for, when every run was clean), 1 otherwise, 2 on bad input.
@@ -53,6 +54,9 @@ if [ -d "$LOGS/$1" ] || [ -d "$1" ] || [[ "$1" == */summary && -f "$1" ]]; then
 	[ -n "$title" ] || title=$(grep -P '^finding\t' "$run/summary" | head -n1 | cut -f3 || true)
 	[ -f "$run/files/plan" ] && recorded=$run/files
 	[ -f "$run/files/cfq-iosched.ko" ] && mutant=$run/files/cfq-iosched.ko
+	# its own kernel: a soak's rounds need not all run on one flavor
+	rfl=$(sed -n 's/^flavor=//p' "$run/summary")
+	[ -z "$rfl" ] || { FLAVOR=$rfl && flavor_fragments "$FLAVOR" >/dev/null && cover_check; }
 	n=${2:-3}
 	[ -n "$scn" ] && [ -n "$seed" ] || die "cannot tell scenario and seed of '$1'"
 else
@@ -95,7 +99,7 @@ attempt() {
 }
 
 d=$(plan_value "$dir/plan/plan" DURATION)
-say "repro $id: scenario $scn, seed $seed, $d s, $n runs${mutant:+, mutant $(sed -n 's/^mutant=//p' "$run/summary")}; looking for: ${title:-any finding}"
+say "repro $id: scenario $scn, seed $seed, $d s, $FLAVOR kernel, $n runs${mutant:+, mutant $(sed -n 's/^mutant=//p' "$run/summary")}; looking for: ${title:-any finding}"
 hits=0 clean=0 times=''
 for i in $(seq "$n"); do
 	if attempt "$dir/plan" "run$i"; then
@@ -149,13 +153,13 @@ if [ "$MINIMIZE" = 1 ] && [ "$hits" -gt 0 ]; then
 fi
 
 echo "========================================================================"
-echo " repro $id: scenario $scn seed $seed${mutant:+ (mutant module of the recorded run)}"
+echo " repro $id: scenario $scn seed $seed, $FLAVOR kernel${mutant:+ (mutant module of the recorded run)}"
 echo " finding: ${title:-any}"
 echo " reproduced $hits of $n runs (clean $clean); wall seconds per hit:${times:- none}"
 if [ -n "$minimal" ]; then
 	echo " minimal scenario after $step steps ($TRIES tries each): $minimal"
 	grep -v '^#' "$minimal" | sed 's/^/   /'
-	echo " run it: make repro SCENARIO=$minimal SEED=$seed"
+	echo " run it: make repro SCENARIO=$minimal SEED=$seed$([ "$FLAVOR" = debug ] || echo " FLAVOR=$FLAVOR")"
 fi
 echo " logs: $dir"
 echo "========================================================================"

@@ -23,7 +23,7 @@ import sys
 
 SCHEMA = "cfq-rig-summary/1"
 ROUND_COLS = ["round", "seed", "duration_s", "status", "ops", "wall_s",
-              "scenario", "faults", "host", "started"]
+              "scenario", "faults", "host", "started", "flavor"]
 FINDING_COLS = ["kind", "title", "round", "seed", "host"]
 RIG_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -214,6 +214,8 @@ def soak_json(soak):
         if os.path.exists(path):
             rj = runs[r["round"]] = json.load(open(path, encoding="utf-8"))
             kernel = kernel or rj.get("kernel", {})
+            r["kernel"] = rj.get("kernel", {})
+            r["flavor"] = r["flavor"] or r["kernel"].get("flavor", "")
             add_counts(ops, rj.get("ops_per_stressor", {}))
             add_counts(faults, rj.get("faults_fired", {}))
     findings = []
@@ -295,23 +297,33 @@ def kcidb(soak, origin):
         die(f"{soak}: its summary.json is not a soak's")
     k = j.get("kernel") or {}
     checkout_id = f"{origin}:linux-{k.get('release', k.get('kver', 'unknown'))}+cfq-{k.get('series', 'unknown')}"
-    build_id = f"{origin}:{k.get('hash', 'unknown')}-{k.get('flavor', 'unknown')}"
     checkout = {"id": checkout_id, "origin": origin, "valid": True,
                 "tree_name": f"debian-linux-source-{k.get('kver', '6.1')}",
                 "comment": f"Debian linux-source-{k.get('kver', '6.1')} with the cfq series "
                            f"(patch/{k.get('kver', '6.1')}, hash {k.get('series')}) and the rig's test hooks",
                 "misc": {"series_hash": k.get("series")}}
-    build = {"id": build_id, "origin": origin, "checkout_id": checkout_id, "architecture": "x86_64",
-             "config_name": str(k.get("flavor", "")), "status": "PASS",
-             "comment": f"rig kernel {k.get('hash')} ({k.get('flavor')} flavor)",
-             "misc": {"kernel_hash": k.get("hash"), "release": k.get("release")}}
+    builds = {}
+
+    def build_of(rk):
+        """the build of a round's kernel (the soak's when not recorded)"""
+        rk = rk or k
+        bid = f"{origin}:{rk.get('hash', 'unknown')}-{rk.get('flavor', 'unknown')}"
+        if bid not in builds:
+            builds[bid] = {"id": bid, "origin": origin, "checkout_id": checkout_id, "architecture": "x86_64",
+                           "config_name": str(rk.get("flavor", "")), "status": "PASS",
+                           "comment": f"rig kernel {rk.get('hash')} ({rk.get('flavor')} flavor)",
+                           "misc": {"kernel_hash": rk.get("hash"), "release": rk.get("release")}}
+            if j.get("started"):
+                builds[bid]["start_time"] = j["started"]
+        return bid
     if j.get("started"):
-        checkout["start_time"] = build["start_time"] = j["started"]
+        checkout["start_time"] = j["started"]
     status = {"clean": "PASS", "findings": "FAIL", "hang": "FAIL", "crash": "FAIL", "failed": "FAIL"}
-    tests, tid = [], {}
+    tests, tid, tbuild = [], {}, {}
     for r in j["rounds"]:
         tid[r["round"]] = f"{origin}:{j['id']}/r{r['round']:03d}"
-        t = {"id": tid[r["round"]], "origin": origin, "build_id": build_id,
+        tbuild[r["round"]] = build_of(r.get("kernel"))
+        t = {"id": tid[r["round"]], "origin": origin, "build_id": tbuild[r["round"]],
              "path": "cfq_rig.soak." + re.sub(r"[^a-zA-Z0-9_-]", "_", str(r["scenario"])),
              "status": status.get(r["status"], "ERROR"), "duration": float(r["wall_s"] or 0),
              "comment": f"round {r['round']} of soak {j['id']} (seed {j['seed']}): {r['scenario']}, "
@@ -339,9 +351,11 @@ def kcidb(soak, origin):
             if n in tid:
                 incidents.append({"id": f"{tid[n]}/{iid.split(':', 1)[1]}", "origin": origin,
                                   "issue_id": iid, "issue_version": 1, "test_id": tid[n],
-                                  "build_id": build_id, "present": True,
+                                  "build_id": tbuild[n], "present": True,
                                   "comment": f"{f['title']} in round {n}"})
-    json.dump({"version": {"major": 5, "minor": 3}, "checkouts": [checkout], "builds": [build],
+    if not builds:
+        build_of(None)
+    json.dump({"version": {"major": 5, "minor": 3}, "checkouts": [checkout], "builds": list(builds.values()),
                "tests": tests, "issues": issues, "incidents": incidents}, sys.stdout, indent=2)
     print()
 

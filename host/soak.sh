@@ -2,7 +2,7 @@
 # Soak: run rounds back to back (one boot per round) until DURATION has
 # passed. SCENARIO is a scenario (stress/scenarios/NAME.scn: every round runs
 # it) or a rotation (NAME.rot: round i runs line i of it, cyclically, each a
-# scenario with its own duration and fault sets). Round seeds derive from
+# scenario with its own duration, fault sets and kernel flavor). Round seeds derive from
 # the soak's seed (SEED, or a random one that the summary prints), so
 # SEED=S replays a whole soak; ROUNDS=a-b runs only those rounds of it.
 # JOBS=N runs N guests at once (round i keeps its seed whatever N is).
@@ -15,6 +15,9 @@
 #   DURATION  total time: 90s, 30m, 8h (with ROUNDS=, only the last round's
 #             cut: every round of the range runs)
 # environment: KEEP_GOING=1, ROUNDS=a-b, FAULTS= (overrides every round's),
+#   FLAVOR (the kernel of every round; on the default, debug, a rotation
+#   line's FLAVOR column picks a round's kernel), MUTANT_PATCH (a mutant of
+#   the scheduler, built for each kernel the rounds boot: host/mutants.sh),
 #   COVER=1 (coverage, merged over the rounds), JOBS=N (guests at once;
 #   default what the host carries: cores / VCPUS and memory / MEM, at least
 #   1), VCPUS (per guest, default 2), SOAK_ID (the directory's name under
@@ -36,29 +39,35 @@ file=$scn
 [ -f "$file" ] || die "unknown scenario '$scn' (have: $(cd "$RIG_ROOT/stress/scenarios" && ls ./*.scn ./*.rot | sed 's|./||; s|\.scn$||; s|\.rot$| (rotation)|' | tr '\n' ' '))"
 [ -z "$seed" ] || [[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "SEED must be a number (got '$seed')"
 name=$(basename "${file%.*}")
-# the rotation: entries "scenario-file duration faults" (one per round, cyclic)
+# the rotation: entries "scenario-file duration faults flavor" (one per
+# round, cyclic); a flavor other than - runs that round on its kernel when
+# the soak's FLAVOR is the default (debug), and any other FLAVOR runs every
+# round on its own
 rot=()
 if [[ "$file" == *.rot ]]; then
 	n=0
 	while IFS= read -r line || [ -n "$line" ]; do
 		n=$((n + 1)); line=${line%%#*}
-		read -r r_scn r_dur r_faults extra <<<"$line" || true
+		read -r r_scn r_dur r_faults r_flavor extra <<<"$line" || true
 		[ -n "${r_scn:-}" ] || continue
-		[ -z "${extra:-}" ] || die "$file:$n: expected 'SCENARIO [DURATION] [FAULTS|-]'"
+		[ -z "${extra:-}" ] || die "$file:$n: expected 'SCENARIO [DURATION] [FAULTS|-] [FLAVOR|-]'"
 		f="$RIG_ROOT/stress/scenarios/$r_scn.scn"
 		[ -f "$f" ] || die "$file:$n: no scenario stress/scenarios/$r_scn.scn"
 		"$RIG_ROOT/host/scenario.sh" check "$f" || exit 2
-		r_dur=${r_dur:--}; r_faults=${r_faults:--}
+		r_dur=${r_dur:--}; r_faults=${r_faults:--} r_flavor=${r_flavor:--}
+		[ "$r_flavor" = - ] || (flavor_fragments "$r_flavor" >/dev/null) 2>/dev/null ||
+			die "$file:$n: unknown flavor '$r_flavor' (choose: debug, fast, race, perf, or -)"
+		[ "$r_flavor" = - ] || [ "${COVER:-0}" = 0 ] || [ "$FLAVOR" != debug ] || (FLAVOR=$r_flavor cover_check) || exit 2
 		[ "$r_dur" = - ] || [[ "$r_dur" =~ ^[0-9]+$ && "$r_dur" -ge 30 ]] || die "$file:$n: duration '$r_dur' must be at least 30 (seconds) or -"
 		if [ "$r_faults" != - ] && [ -z "${FAULTS:-}" ]; then
 			FAULTS=${r_faults//,/ } "$RIG_ROOT/host/scenario.sh" plan "$f" 1 >/dev/null || die "$file:$n: bad fault sets '$r_faults'"
 		fi
-		rot+=("$f $r_dur $r_faults")
+		rot+=("$f $r_dur $r_faults $r_flavor")
 	done <"$file"
 	[ ${#rot[@]} -gt 0 ] || die "$file: no entry"
 else
 	"$RIG_ROOT/host/scenario.sh" check "$file" || exit 2
-	rot=("$file - -")
+	rot=("$file - - -")
 fi
 # FAULTS= overrides every round's sets: check it once
 [ -z "${FAULTS:-}" ] || "$RIG_ROOT/host/scenario.sh" plan "${rot[0]%% *}" 1 >/dev/null || exit 2
@@ -95,14 +104,25 @@ host=${RIG_HOST:-$(hostname)}
 [ -z "$check_only" ] || exit 0
 
 [ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-# the input is good: build the kernel and the images once, not per round
-RIG_BUILD_DIR=$("$RIG_ROOT/host/kernel.sh" | tail -n1)
-RIG_IMAGE_DIR=$("$RIG_ROOT/host/image.sh" "$RIG_BUILD_DIR" | tail -n1)
-export RIG_BUILD_DIR RIG_IMAGE_DIR
+[ -z "${MUTANT_PATCH:-}" ] || [ -f "$MUTANT_PATCH" ] || die "MUTANT_PATCH: no such file '$MUTANT_PATCH'"
+# round i's entry of the rotation -> file, duration, faults, flavor
+round_entry() {
+	read -r r_file r_dur r_faults r_flavor <<<"${rot[$((($1 - 1) % ${#rot[@]}))]}"
+	[ "$r_flavor" != - ] && [ "$FLAVOR" = debug ] || r_flavor=$FLAVOR
+}
+# the input is good: build each kernel the rounds boot, its images and the
+# mutant's module for it once, not per round
+declare -A k_build=() k_image=() k_ko=()
+for ((i = 1; i <= ${#rot[@]}; i++)); do
+	round_entry "$i"
+	[ -z "${k_build[$r_flavor]:-}" ] || continue
+	k_build[$r_flavor]=$(FLAVOR=$r_flavor "$RIG_ROOT/host/kernel.sh" | tail -n1)
+	k_image[$r_flavor]=$(FLAVOR=$r_flavor "$RIG_ROOT/host/image.sh" "${k_build[$r_flavor]}" | tail -n1)
+	[ -z "${MUTANT_PATCH:-}" ] || k_ko[$r_flavor]=$(build_cfq_module "${k_build[$r_flavor]}" \
+		"${k_build[$r_flavor]}/mutants/$(basename "$MUTANT_PATCH" .patch)" "$MUTANT_PATCH")
+done
 # round i's seed: the soak's seed for round 1, then a fixed mix of (seed, i)
 round_seed() { [ "$1" = 1 ] && echo "$seed" || echo $((((seed % 4294967296) * 69069 + $1 * 1013904223) % 4294967296)); }
-# round i's entry of the rotation -> file, duration, faults
-round_entry() { read -r r_file r_dur r_faults <<<"${rot[$((($1 - 1) % ${#rot[@]}))]}"; }
 rname() { printf 'r%03d' "$1"; }
 
 if [ -n "${SOAK_ID:-}" ]; then
@@ -117,7 +137,7 @@ started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 say "soak $id: $name (${#rot[@]} scenario(s) in rotation), seed $seed, $secs s$([ -n "${ROUNDS:-}" ] && echo ", rounds $first-$last"), $JOBS guest(s) at once, $VCPUS vCPUs each$([ "${KEEP_GOING:-0}" = 1 ] && echo ', keep going')"
 
 start=$SECONDS ops=0 status=clean first_s='' next=$first stop='' done_n=0
-declare -A pid_round=() r_start=() r_plan=() r_d=() r_s=() r_date=()
+declare -A pid_round=() r_start=() r_plan=() r_d=() r_s=() r_date=() r_fl=()
 # on an early exit (an error, ^C) the rounds still running go too, QEMU included
 kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
 trap 'for p in "${!pid_round[@]}"; do kill_tree "$p"; done; for p in "${r_plan[@]}"; do rm -rf "$p"; done' EXIT
@@ -152,9 +172,10 @@ launch() {
 	else
 		plan_dir "$r_file" "${r_s[$round]}" "$d" "$tmp"
 	fi
-	say "soak $id: round $round starts: $(basename "$r_file" .scn) (faults $(plan_value "$tmp/plan" FAULTS)), seed ${r_s[$round]}, $d s"
-	r_plan[$round]=$tmp r_start[$round]=$SECONDS r_date[$round]=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-	run_plan "$tmp" "$id/$(rname "$round")" \
+	say "soak $id: round $round starts: $(basename "$r_file" .scn) (faults $(plan_value "$tmp/plan" FAULTS), $r_flavor kernel), seed ${r_s[$round]}, $d s"
+	r_plan[$round]=$tmp r_start[$round]=$SECONDS r_date[$round]=$(date -u +%Y-%m-%dT%H:%M:%SZ) r_fl[$round]=$r_flavor
+	FLAVOR=$r_flavor RIG_BUILD_DIR=${k_build[$r_flavor]} RIG_IMAGE_DIR=${k_image[$r_flavor]} \
+		MUTANT_KO=${k_ko[$r_flavor]:-} run_plan "$tmp" "$id/$(rname "$round")" \
 		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && echo 0 || echo 1)" >"$dir/round$round.out" 2>&1 &
 	pid_round[$!]=$round
 }
@@ -170,9 +191,9 @@ reap() {
 	rops=$(sed -n 's/^ops=//p' "$rdir/summary")
 	rstat=$(sed -n 's/^status=//p' "$rdir/summary")
 	ops=$((ops + rops)) done_n=$((done_n + 1))
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "${r_s[$round]}" "${r_d[$round]}" "$rstat" "$rops" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "${r_s[$round]}" "${r_d[$round]}" "$rstat" "$rops" \
 		"$((SECONDS - r_start[$round]))" "$(plan_value "$rdir/files/plan" SCENARIO)" \
-		"$(plan_value "$rdir/files/plan" FAULTS | tr ' ' ,)" "$host" "${r_date[$round]}" >>"$dir/rounds"
+		"$(plan_value "$rdir/files/plan" FAULTS | tr ' ' ,)" "$host" "${r_date[$round]}" "${r_fl[$round]}" >>"$dir/rounds"
 	if [ "$rstat" != clean ]; then
 		# time to detection: the soak's time when the round started, plus
 		# the guest uptime of the first report (or the whole round)
@@ -239,8 +260,8 @@ dur=$((SECONDS - start))
 echo "========================================================================"
 echo " soak $id: $status after $done_n rounds, $dur s, $ops ops ($JOBS guest(s) at once: $((done_n * 3600 / (dur > 0 ? dur : 1))) rounds/hour)"
 echo " soak seed $seed: make soak SCENARIO=$scn SEED=$seed DURATION=$total replays it (ROUNDS=a-b: some rounds)"
-echo " rounds (round, seed, seconds, status, ops, wall seconds, scenario, faults, host):"
-cut -f1-9 "$dir/rounds" | sed 's/^/   /' | tail -10
+echo " rounds (round, seed, seconds, status, ops, wall seconds, scenario, faults, host, flavor):"
+cut -f1-9,11 "$dir/rounds" | sed 's/^/   /' | tail -10
 [ -z "$audit" ] || echo " slice audit: $audit"
 if [ -f "$dir/findings" ]; then
 	echo " findings (deduplicated by title; first round and seed):"
@@ -252,8 +273,10 @@ if [ -f "$dir/findings" ]; then
 	# seed, fault sets and length, as the rotation ran it
 	p1=$dir/$r1/files/plan r_scn=$(plan_value "$p1" SCENARIO)
 	[ -f "$RIG_ROOT/stress/scenarios/$r_scn.scn" ] || r_scn=$file
+	fl1=$(sed -n 's/^flavor=//p' "$dir/$r1/summary")
+	[ "$fl1" = debug ] && fl1='' || fl1="FLAVOR=$fl1 "
 	echo "       or:  make repro SCENARIO=$r_scn SEED=$(head -n1 "$dir/findings" | cut -f4)" \
-		"FAULTS='$(plan_value "$p1" FAULTS)' REPRO_DURATION=$(plan_value "$p1" DURATION)"
+		"${fl1}FAULTS='$(plan_value "$p1" FAULTS)' REPRO_DURATION=$(plan_value "$p1" DURATION)"
 fi
 [ ! -f "$dir/coverage.txt" ] || { cut -c1-400 "$dir/coverage.txt" | sed 's/^/ /'; echo " coverage report: $dir/coverage/index.html"; }
 echo " logs: $dir (summary.json: doc/summary-json.md)"

@@ -92,7 +92,10 @@ rot() { local f="$tmp/$1.rot"; shift; printf '%s\n' "$@" >"$f"; echo "$f"; }
 expect "soak: rotation names no scenario" 2 "r1.rot:2: no scenario stress/scenarios/nosuch.scn" host/soak.sh "$(rot r1 'smoke 60' 'nosuch 60')" 1m
 expect "soak: rotation duration too short" 2 "r2.rot:1: duration '5' must be at least 30" host/soak.sh "$(rot r2 'smoke 5')" 1m
 expect "soak: rotation with a bad fault set" 2 "r3.rot:1: bad fault sets 'nope'" host/soak.sh "$(rot r3 'smoke 60 nope')" 1m
-expect "soak: rotation with a stray word" 2 "r4.rot:1: expected 'SCENARIO \[DURATION\] \[FAULTS\|-\]'" host/soak.sh "$(rot r4 'smoke 60 - x')" 1m
+expect "soak: rotation with a stray word" 2 "r4.rot:1: expected 'SCENARIO \[DURATION\] \[FAULTS\|-\] \[FLAVOR\|-\]'" host/soak.sh "$(rot r4 'smoke 60 - - x')" 1m
+expect "soak: rotation with an unknown flavor" 2 "r5.rot:2: unknown flavor 'turbo'" host/soak.sh "$(rot r5 'smoke 60' 'smoke 60 - turbo')" 1m
+expect "soak: a rotation round without gcov under COVER=1" 2 "COVER=1 needs a kernel with gcov; FLAVOR=perf has none" \
+	env COVER=1 host/soak.sh "$(rot r6 'smoke 60 - perf')" 1m
 expect "soak: bad ROUNDS" 2 "ROUNDS must look like 3 or 2-5" env ROUNDS=5-x host/soak.sh smoke 1m
 expect "soak: ROUNDS backwards" 2 "ROUNDS: 2 is before 5" env ROUNDS=5-2 host/soak.sh smoke 1m
 expect "soak: bad FLAVOR before any build" 2 "unknown FLAVOR 'turbo'" env FLAVOR=turbo host/soak.sh smoke 1m
