@@ -2,7 +2,8 @@
 # The race flavor (KCSAN in place of KASAN, with lockdep, debug objects and
 # fault injection): its kernel boots, a planted data race (rig_splat "race":
 # two threads, one counter, no lock) is reported and titled the way syzbot
-# does, and the other detectors (kmemleak among them) still report on it.
+# does, and the other detectors (kmemleak among them) still report on it;
+# a soak's rotation can put one round on it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-race"
@@ -26,3 +27,37 @@ check atomic-sleep "BUG: sleeping function called from invalid context in rig_sp
 check kmemleak     "memory leak in rig_splat_leak"
 grep -q 'KASAN' "logs/$id/console.log" && echo "not ok - race: no KASAN in the race kernel" ||
 	echo "ok - race: no KASAN in the race kernel"
+
+# A rotation line names its round's kernel (the default soak's smoke round
+# runs on this one): two rounds at once, the first on debug, the second on
+# race; each round records its flavor, and the KCIDB export has one build
+# per kernel
+logs=$PWD/logs/$id-rot
+rm -rf "$logs" && mkdir -p "$logs"
+printf 'faultcheck 30 - -\nfaultcheck 30 - race\n' >"$logs/two.rot"
+SOAK_ID=two ROUNDS=1-2 JOBS=2 KEEP_GOING=1 LOGS=$logs host/soak.sh "$logs/two.rot" 1h 5 >"$logs/two.out" 2>&1
+rc=$?
+s=$logs/two
+fl() { sed -n 's/^flavor=//p' "$s/$1/summary" 2>/dev/null; }
+if [ "$(fl r001) $(fl r002)" = "debug race" ] && [ "$(cut -f11 "$s/rounds" 2>/dev/null | tr '\n' ' ')" = "debug race " ]; then
+	echo "ok - race: a rotation line's flavor boots that kernel for its round (debug, race)"
+else
+	echo "not ok - race: a rotation line's flavor boots that kernel for its round (got '$(fl r001) $(fl r002)', exit $rc)"
+	tail -5 "$logs/two.out" | sed 's/^/#   /'
+fi
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+sys.exit(not [r["flavor"] for r in d["rounds"]] == ["debug", "race"])' "$s/summary.json" 2>/dev/null &&
+	host/export-kcidb.sh "$s" "$logs/kcidb.json" 2>/dev/null &&
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+b = {x["id"]: x["config_name"] for x in d["builds"]}
+sys.exit(not (sorted(b.values()) == ["debug", "race"] and [b[t["build_id"]] for t in d["tests"]] == ["debug", "race"]))' "$logs/kcidb.json"; then
+	echo "ok - race: summary.json and the KCIDB export give each round its own kernel"
+else
+	echo "not ok - race: summary.json and the KCIDB export give each round its own kernel"
+fi
+if [ -f "$s/summary" ] && ! grep -P '^finding\t' "$s/summary" | grep -q 'cfq_'; then
+	echo "ok - race: no finding in a cfq_ function in either round ($(cut -f4 "$s/rounds" | tr '\n' ' '))"
+else
+	echo "not ok - race: no finding in a cfq_ function in either round"
+	grep -P '^finding\t' "$s/summary" 2>/dev/null | sed 's/^/#   /'
+fi
