@@ -13,7 +13,7 @@
  *                 a lock for two seconds (KCSAN, the race flavor)
  *   lockdep       AB-BA lock order inversion   (PROVE_LOCKING; run it last,
  *                 lockdep turns itself off after its first report)
- *   leak          eight kmalloc()s whose only pointers are dropped
+ *   leak          eight kzalloc()s whose only pointers are dropped
  *                 (kmemleak, at the round's end scans: guest/lib.sh
  *                 rig_leaks)
  *   wedge         every CPU spins with IRQs off, for good: a guest that
@@ -136,18 +136,22 @@ static noinline void rig_splat_lockdep_inversion(void)
 }
 
 /*
- * kmemleak: the only pointer to each object goes out of scope here. Eight,
- * not one: a stale copy of the last pointer can stay in the writer's
- * kernel stack, which kmemleak scans while the shell lives, and then that
- * object is referenced (a CI run of the race flavor once missed the one
- * object this control used to leak).
+ * kmemleak: the only pointer to each object goes out of scope here.
+ * kzalloc(), not kmalloc(): SLUB keeps a free object's free pointer in the
+ * middle of the object (without KASAN, which moves it, or freelist
+ * hardening, which scrambles it), and kmalloc() leaves it there, so each
+ * object of a kmalloc() run points to the next one, and an object whose
+ * free pointer another one still holds looks referenced. The race kernel
+ * showed it: of eight kmalloc()s, kmemleak reported one, or none. Eight
+ * objects, as a stale copy of the first one's address (in a stack or in
+ * an object allocated before it) can still hide that one.
  */
 static noinline void rig_splat_leak(void)
 {
 	int i;
 
 	for (i = 0; i < 8; i++) {
-		char *p = kmalloc(64, GFP_KERNEL);
+		char *p = kzalloc(64, GFP_KERNEL);
 
 		if (p)
 			strscpy(p, "rig-leak", 64);
