@@ -11,6 +11,7 @@ of their JSON forms. The shell entry points check their input and call:
                                       OUT_DIR/{rounds,findings,summary,summary.json}
   results.py kcidb SOAK_DIR           KCIDB (I/O schema v5) JSON on stdout
   results.py json FILE KEY            one value of a summary.json (a.b.c)
+  results.py first-uptime RUN_DIR     guest uptime (s) of its first counted finding
 
 Exit: 0 done, 2 bad input (the reason on stderr).
 """
@@ -360,6 +361,19 @@ def kcidb(soak, origin):
     print()
 
 
+def first_uptime(run):
+    """The guest uptime (whole seconds) of a run's first counted finding,
+    from its summary.json (suppressed reports are not findings); nothing
+    when it has none or the uptime is not known (a guest gone silent)."""
+    try:
+        j = json.load(open(os.path.join(run, "summary.json"), encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    ups = [f["uptime_s"] for f in j.get("findings", []) if isinstance(f.get("uptime_s"), (int, float))]
+    if ups:
+        print(int(min(ups)))
+
+
 def get(path, key):
     v = json.load(open(path, encoding="utf-8"))
     for part in key.split("."):
@@ -381,8 +395,11 @@ def main(argv):
         kcidb(args[0], args[1] if len(args) == 2 else "cfqrig")
     elif cmd == "json" and len(args) == 2:
         get(args[0], args[1])
+    elif cmd == "first-uptime" and len(args) == 1:
+        first_uptime(args[0])
     else:
-        die("usage: results.py run RUN | soak SOAK | merge OUT SOAK... | kcidb SOAK [ORIGIN] | json FILE KEY")
+        die("usage: results.py run RUN | soak SOAK | merge OUT SOAK... | kcidb SOAK [ORIGIN] | json FILE KEY"
+            " | first-uptime RUN")
 
 
 if __name__ == "__main__":

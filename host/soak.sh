@@ -142,12 +142,10 @@ declare -A pid_round=() r_start=() r_plan=() r_d=() r_s=() r_date=() r_fl=()
 kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
 trap 'for p in "${!pid_round[@]}"; do kill_tree "$p"; done; for p in "${r_plan[@]}"; do rm -rf "$p"; done' EXIT
 trap 'exit 130' INT TERM
-# guest uptime of the first kernel report or rig finding in a console log;
-# nothing for a guest that went silent (the host's watchdog wrote RIG-HANG)
-first_report_uptime() {
-	{ grep -a -m1 -E "\] ($REPORT_RE|RIG-FINDING)" "$1" || true; } |
-		sed -n 's/^\[ *\([0-9]*\)\..*/\1/p'
-}
+# guest uptime of a round's first counted finding (a suppressed report, such
+# as the race kernel's boot-time APIC race, is none); nothing for a guest
+# that went silent (the host's watchdog wrote RIG-HANG)
+first_report_uptime() { python3 "$RIG_ROOT/host/results.py" first-uptime "$1" 2>/dev/null || true; }
 more_rounds() {
 	[ -z "$stop" ] || return 1
 	if [ -n "${ROUNDS:-}" ]; then [ "$next" -le "$last" ]; else [ $((SECONDS - start)) -lt "$secs" ]; fi
@@ -197,7 +195,7 @@ reap() {
 	if [ "$rstat" != clean ]; then
 		# time to detection: the soak's time when the round started, plus
 		# the guest uptime of the first report (or the whole round)
-		u=$(first_report_uptime "$rdir/console.log")
+		u=$(first_report_uptime "$rdir")
 		u=$((r_start[$round] - start + ${u:-$((SECONDS - r_start[$round]))}))
 		[ -n "$first_s" ] && [ "$first_s" -le "$u" ] || first_s=$u
 	fi
