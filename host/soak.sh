@@ -57,7 +57,6 @@ if [[ "$file" == *.rot ]]; then
 		r_dur=${r_dur:--}; r_faults=${r_faults:--} r_flavor=${r_flavor:--}
 		[ "$r_flavor" = - ] || (flavor_fragments "$r_flavor" >/dev/null) 2>/dev/null ||
 			die "$file:$n: unknown flavor '$r_flavor' (choose: debug, fast, race, perf, or -)"
-		[ "$r_flavor" = - ] || [ "${COVER:-0}" = 0 ] || [ "$FLAVOR" != debug ] || (FLAVOR=$r_flavor cover_check) || exit 2
 		[ "$r_dur" = - ] || [[ "$r_dur" =~ ^[0-9]+$ && "$r_dur" -ge 30 ]] || die "$file:$n: duration '$r_dur' must be at least 30 (seconds) or -"
 		if [ "$r_faults" != - ] && [ -z "${FAULTS:-}" ]; then
 			FAULTS=${r_faults//,/ } "$RIG_ROOT/host/scenario.sh" plan "$f" 1 >/dev/null || die "$file:$n: bad fault sets '$r_faults'"
@@ -71,6 +70,14 @@ else
 fi
 # FAULTS= overrides every round's sets: check it once
 [ -z "${FAULTS:-}" ] || "$RIG_ROOT/host/scenario.sh" plan "${rot[0]%% *}" 1 >/dev/null || exit 2
+# round i's entry of the rotation -> file, duration, faults, flavor
+round_entry() {
+	read -r r_file r_dur r_faults r_flavor <<<"${rot[$((($1 - 1) % ${#rot[@]}))]}"
+	[ "$r_flavor" != - ] && [ "$FLAVOR" = debug ] || r_flavor=$FLAVOR
+}
+# the kernels the rounds boot, each able to do what COVER= asks
+flavors=$(for ((i = 1; i <= ${#rot[@]}; i++)); do round_entry "$i"; echo "$r_flavor"; done | sort -u)
+for f in $flavors; do FLAVOR=$f cover_check; done
 first=1 last=0
 if [ -n "${ROUNDS:-}" ]; then
 	[[ "$ROUNDS" =~ ^([1-9][0-9]{0,5})(-([1-9][0-9]{0,5}))?$ ]] || die "ROUNDS must look like 3 or 2-5 (got '$ROUNDS')"
@@ -105,21 +112,14 @@ host=${RIG_HOST:-$(hostname)}
 
 [ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 [ -z "${MUTANT_PATCH:-}" ] || [ -f "$MUTANT_PATCH" ] || die "MUTANT_PATCH: no such file '$MUTANT_PATCH'"
-# round i's entry of the rotation -> file, duration, faults, flavor
-round_entry() {
-	read -r r_file r_dur r_faults r_flavor <<<"${rot[$((($1 - 1) % ${#rot[@]}))]}"
-	[ "$r_flavor" != - ] && [ "$FLAVOR" = debug ] || r_flavor=$FLAVOR
-}
 # the input is good: build each kernel the rounds boot, its images and the
 # mutant's module for it once, not per round
 declare -A k_build=() k_image=() k_ko=()
-for ((i = 1; i <= ${#rot[@]}; i++)); do
-	round_entry "$i"
-	[ -z "${k_build[$r_flavor]:-}" ] || continue
-	k_build[$r_flavor]=$(FLAVOR=$r_flavor "$RIG_ROOT/host/kernel.sh" | tail -n1)
-	k_image[$r_flavor]=$(FLAVOR=$r_flavor "$RIG_ROOT/host/image.sh" "${k_build[$r_flavor]}" | tail -n1)
-	[ -z "${MUTANT_PATCH:-}" ] || k_ko[$r_flavor]=$(build_cfq_module "${k_build[$r_flavor]}" \
-		"${k_build[$r_flavor]}/mutants/$(basename "$MUTANT_PATCH" .patch)" "$MUTANT_PATCH")
+for f in $flavors; do
+	k_build[$f]=$(FLAVOR=$f "$RIG_ROOT/host/kernel.sh" | tail -n1)
+	k_image[$f]=$(FLAVOR=$f "$RIG_ROOT/host/image.sh" "${k_build[$f]}" | tail -n1)
+	[ -z "${MUTANT_PATCH:-}" ] || k_ko[$f]=$(build_cfq_module "${k_build[$f]}" \
+		"${k_build[$f]}/mutants/$(basename "$MUTANT_PATCH" .patch)" "$MUTANT_PATCH")
 done
 # round i's seed: the soak's seed for round 1, then a fixed mix of (seed, i)
 round_seed() { [ "$1" = 1 ] && echo "$seed" || echo $((((seed % 4294967296) * 69069 + $1 * 1013904223) % 4294967296)); }
