@@ -47,12 +47,14 @@ else
 	echo "not ok - race: a rotation line's flavor boots that kernel for its round (got '$(fl r001) $(fl r002)', exit $rc)"
 	tail -5 "$logs/two.out" | sed 's/^/#   /'
 fi
-if python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
-sys.exit(not [r["flavor"] for r in d["rounds"]] == ["debug", "race"])' "$s/summary.json" 2>/dev/null &&
-	host/export-kcidb.sh "$s" "$logs/kcidb.json" 2>/dev/null &&
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
-b = {x["id"]: x["config_name"] for x in d["builds"]}
-sys.exit(not (sorted(b.values()) == ["debug", "race"] and [b[t["build_id"]] for t in d["tests"]] == ["debug", "race"]))' "$logs/kcidb.json"; then
+j() { python3 host/results.py json "$@" 2>/dev/null; }
+k=$logs/kcidb.json
+host/export-kcidb.sh "$s" "$k" 2>/dev/null
+# rounds 1 and 2 in summary.json; in the export, two builds (no third), in
+# round order, and each round's test on its own build
+if [ "$(j "$s/summary.json" rounds.0.flavor) $(j "$s/summary.json" rounds.1.flavor)" = "debug race" ] &&
+	[ "$(j "$k" builds.0.config_name) $(j "$k" builds.1.config_name)" = "debug race" ] && ! j "$k" builds.2.id >/dev/null &&
+	[ "$(j "$k" tests.0.build_id) $(j "$k" tests.1.build_id)" = "$(j "$k" builds.0.id) $(j "$k" builds.1.id)" ]; then
 	echo "ok - race: summary.json and the KCIDB export give each round its own kernel"
 else
 	echo "not ok - race: summary.json and the KCIDB export give each round its own kernel"
