@@ -170,6 +170,9 @@ if [ -n "$KERNEL_SRC" ]; then user_tree; else package_tree; fi
 # 3. config and build, skipped when the stamp matches
 # shellcheck disable=SC2086
 stamp="$ver series=$want flavor=$FLAVOR config=$(cat $frags | sha256sum | cut -c1-12)"
+# shellcheck disable=SC2086
+kargs=$(kcsan_args "$tree" $frags | tr '\n' ' ')
+[ -z "$kargs" ] || stamp="$stamp kcsan=$(sha256sum <<<"$kargs" | cut -c1-12)"
 [ -z "$KERNEL_SRC" ] || stamp="$stamp tree=$tree"
 mkdir -p "$build"
 # objects of another tree are no base for an incremental build
@@ -198,9 +201,9 @@ $missing${EXTRA_CONFIG:+
 
 say "kernel: building $FLAVOR kernel in $build (log: $build/build.log)"
 t0=$SECONDS
-# shellcheck disable=SC2046 # gcov_args: no word, or one
+# shellcheck disable=SC2046,SC2086 # gcov_args: no word, or one; kargs: words
 if ! run_with_progress "kernel: make" "$build/build.log" \
-	make -C "$tree" O="$build" -j"$(nproc)" $(gcov_args "$build") bzImage modules; then
+	make -C "$tree" O="$build" -j"$(nproc)" $(gcov_args "$build") $kargs bzImage modules; then
 	grep -E 'error|Error' "$build/build.log" | head -20 >&2
 	die "kernel build failed, see $build/build.log"
 fi

@@ -192,6 +192,26 @@ gcov_args() { # BUILD_DIR
 	! grep -qx 'CONFIG_GCOV_KERNEL=y' "$1/.config" 2>/dev/null || echo "GCOV_PROFILE_cfq-iosched.o=y"
 }
 
+# KCSAN on the block layer alone, on kernels whose fragments turn KCSAN on:
+# the objects of block/*.c and drivers/block/*.c (by name, so a same-named
+# object elsewhere, such as fs/ioctl.o, comes along), and every module built
+# out of tree against the kernel (the series' module for mutants, the rig's
+# test modules), since these variables reach only this build. A data race in
+# the scheduler has a cfq_ function on one side, and KCSAN's watchpoints
+# (every CONFIG_KCSAN_SKIP_WATCH-th instrumented access) then land in the
+# block layer instead of all over the kernel; the core kernel's own races go
+# unseen (see "The race flavor" in README.md).
+kcsan_args() { # TREE FRAGMENT...
+	local t=$1 f
+	shift
+	[ "$(grep -h 'CONFIG_KCSAN[= ]' "$@" | tail -n1)" = CONFIG_KCSAN=y ] || return 0
+	echo KCSAN_SANITIZE=n
+	for f in "$t"/block/*.c "$t"/drivers/block/*.c; do
+		f=${f##*/}
+		echo "KCSAN_SANITIZE_${f%.c}.o=y"
+	done
+}
+
 # COVER=1 (coverage of the scheduler) needs a flavor whose fragments end
 # with GCOV_KERNEL on; checked before any build.
 cover_check() {
