@@ -271,7 +271,12 @@ while :; do
 	# host a pass of 5 s never met "el % 15 < 3", and the host's console
 	# watchdog took the silent guest for a hung one)
 	if [ $el -ge $beat ]; then
-		rig_log "progress: $PLAN_SCENARIO ${el}/${dur} s, $alive stressors running"
+		# past the deadline, which stressors keep the round going
+		late=''
+		[ $el -le $dur ] || late=$(i=0; while [ $i -lt "$PLAN_N" ]; do
+			i=$((i + 1)); eval "p=\$pid_$i spec=\$PLAN_S$i"
+			kill -0 "$p" 2>/dev/null && printf ' %s' "${spec%% *}"; done)
+		rig_log "progress: $PLAN_SCENARIO ${el}/${dur} s, $alive stressors running${late:+ (past the deadline:$late)}"
 		beat=$((el + 15))
 	fi
 	sleep 3
