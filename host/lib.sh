@@ -255,18 +255,18 @@ new_dir() {
 
 # The slice audit's round lines in results.log files (guest/jobs/scenario.sh:
 # "audit slices=N time=N RULE=N... lost=N devices=...", the rules named by
-# guest/slice-audit.awk) -> "slices N, ended by time N, breaches N, timeout
-# notes N, lost events N, in N rounds", or nothing when no round audited.
-# Every RULE=N counts as breaches, except that a round's timeout breaches
-# are notes when it lost events (they need every event)
+# guest/slice-audit.awk) -> "slices N, ended by time N, breaches N, notes N,
+# lost events N, in N rounds", or nothing when no round audited. Every
+# RULE=N counts as breaches, except that a round's timeout and round
+# breaches are notes when it lost events (those rules need every event)
 audit_totals() { # RESULTS_LOG...
 	awk '/^audit slices=[0-9]/ { r++
 			for (i = 2; i <= NF; i++) { split($i, kv, "=")
 				if (kv[1] == "slices") s += kv[2]; else if (kv[1] == "time") t += kv[2]
 				else if (kv[1] == "lost") { l += kv[2]; rl = kv[2] }
-				else if (kv[1] == "timeout") rt = kv[2]
+				else if (kv[1] == "timeout" || kv[1] == "round") rt += kv[2]
 				else if (kv[1] != "devices") b += kv[2] }
 			if (rl > 0) k += rt; else b += rt
 			rl = rt = 0 }
-		END { if (r) printf "slices %d, ended by time %d, breaches %d, timeout notes %d, lost events %d, in %d round(s)\n", s, t, b, k, l, r }' "$@" 2>/dev/null
+		END { if (r) printf "slices %d, ended by time %d, breaches %d, notes %d, lost events %d, in %d round(s)\n", s, t, b, k, l, r }' "$@" 2>/dev/null
 }

@@ -233,15 +233,18 @@ while :; do
 			rig_log "report at ${el} s is a known artifact (host/known-issues): the round goes on"
 		fi
 	fi
-	# the timeout rule needs every event (guest/slice-audit.awk): once the
-	# ring buffer has lost one, its breaches are only counted, the first
-	# one with its context in results.log, for the record
-	if [ -n "$audit_pid" ] && [ -z "${timeout_noted:-}" ] && [ -z "${breach:-}" ] &&
-		grep -q '^timeout ' /tmp/audit.out && [ "$(audit_lost)" -gt 0 ]; then
-		timeout_noted=1 audit_kinds=$(echo "$audit_kinds" | sed 's/|timeout//')
-		rig_log "slice audit: a timeout breach after $(audit_lost) lost events (counted, not a finding)"
-		{ grep -m1 '^timeout ' /tmp/audit.out; grep "^context timeout " /tmp/audit.out; } | sed 's/^/audit note: /' >&3
-	fi
+	# the timeout and round rules need every event (guest/slice-audit.awk):
+	# once the ring buffer has lost one, their breaches are only counted,
+	# the first of each with its context in results.log, for the record
+	for kind in timeout round; do
+		case "$audit_kinds" in *"|$kind"*) ;; *) continue ;; esac
+		if [ -n "$audit_pid" ] && [ -z "${breach:-}" ] &&
+			grep -q "^$kind " /tmp/audit.out && [ "$(audit_lost)" -gt 0 ]; then
+			audit_kinds=$(echo "$audit_kinds" | sed "s/|$kind//")
+			rig_log "slice audit: a $kind breach after $(audit_lost) lost events (counted, not a finding)"
+			{ grep -m1 "^$kind " /tmp/audit.out; grep "^context $kind " /tmp/audit.out; } | sed 's/^/audit note: /' >&3
+		fi
+	done
 	# a breach of a rule is a finding
 	if [ -n "$audit_pid" ] && [ -z "${breach:-}" ] &&
 		breach=$(grep -m1 -E "^($audit_kinds) " /tmp/audit.out); then
