@@ -192,6 +192,13 @@ gcov_args() { # BUILD_DIR
 	! grep -qx 'CONFIG_GCOV_KERNEL=y' "$1/.config" 2>/dev/null || echo "GCOV_PROFILE_cfq-iosched.o=y"
 }
 
+# do config fragments FRAG... leave SYMBOL on (their last setting of it)?
+fragments_on() { # SYMBOL FRAG...
+	local sym=$1
+	shift
+	[ "$(grep -h "$sym[= ]" "$@" | tail -n1)" = "$sym=y" ]
+}
+
 # KCSAN on the block layer alone, on kernels whose fragments turn KCSAN on:
 # the objects of block/*.c and drivers/block/*.c (by name, so a same-named
 # object elsewhere, such as fs/ioctl.o, comes along), and every module built
@@ -204,7 +211,7 @@ gcov_args() { # BUILD_DIR
 kcsan_args() { # TREE FRAGMENT...
 	local t=$1 f
 	shift
-	[ "$(grep -h 'CONFIG_KCSAN[= ]' "$@" | tail -n1)" = CONFIG_KCSAN=y ] || return 0
+	fragments_on CONFIG_KCSAN "$@" || return 0
 	echo KCSAN_SANITIZE=n
 	for f in "$t"/block/*.c "$t"/drivers/block/*.c; do
 		f=${f##*/}
@@ -221,7 +228,7 @@ cover_check() {
 	*) die "COVER must be 0 or 1 (got '$COVER')" ;;
 	esac
 	# shellcheck disable=SC2046 # fragment paths have no spaces
-	[ "$(grep -h 'CONFIG_GCOV_KERNEL[= ]' $(flavor_fragments "$FLAVOR") | tail -n1)" = CONFIG_GCOV_KERNEL=y ] ||
+	fragments_on CONFIG_GCOV_KERNEL $(flavor_fragments "$FLAVOR") ||
 		die "COVER=1 needs a kernel with gcov; FLAVOR=$FLAVOR has none (use FLAVOR=debug, fast or race)"
 }
 

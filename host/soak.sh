@@ -142,9 +142,9 @@ declare -A pid_round=() r_start=() r_plan=() r_d=() r_s=() r_date=() r_fl=()
 kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
 trap 'for p in "${!pid_round[@]}"; do kill_tree "$p"; done; for p in "${r_plan[@]}"; do rm -rf "$p"; done' EXIT
 trap 'exit 130' INT TERM
-# guest uptime of a round's first counted finding (a suppressed report, such
-# as the race kernel's boot-time APIC race, is none); nothing for a guest
-# that went silent (the host's watchdog wrote RIG-HANG)
+# guest uptime of a round's first counted finding (a report that
+# host/known-issues suppresses is none); nothing for a guest that went
+# silent (the host's watchdog wrote RIG-HANG)
 first_report_uptime() { python3 "$RIG_ROOT/host/results.py" first-uptime "$1" 2>/dev/null || true; }
 more_rounds() {
 	[ -z "$stop" ] || return 1

@@ -177,6 +177,15 @@ end_round() {
 	kill -9 $pids 2>/dev/null
 }
 
+# the stressors still running, by name (stressor@device), one per line
+running() {
+	i=0
+	while [ $i -lt "$PLAN_N" ]; do
+		i=$((i + 1)); eval "p=\$pid_$i spec=\$PLAN_S$i"
+		kill -0 "$p" 2>/dev/null && echo "${spec%% *}"
+	done
+}
+
 # 4. wait to the deadline (+ grace), with a heartbeat
 start=$(cut -d. -f1 /proc/uptime)
 grace=${RIG_GRACE:-150}
@@ -190,11 +199,7 @@ while :; do
 	if [ $el -ge $((dur + grace)) ]; then
 		rig_log "stressors still running $grace s after the deadline: dumping blocked tasks"
 		echo w >/proc/sysrq-trigger
-		i=0
-		while [ $i -lt "$PLAN_N" ]; do
-			i=$((i + 1)); eval "p=\$pid_$i; spec=\$PLAN_S$i"
-			kill -0 "$p" 2>/dev/null && rig_finding "hang: stressor ${spec%% *} did not stop at its deadline"
-		done
+		for name in $(running); do rig_finding "hang: stressor $name did not stop at its deadline"; done
 		kill -9 $pids 2>/dev/null
 		break
 	fi
@@ -276,9 +281,7 @@ while :; do
 	if [ $el -ge $beat ]; then
 		# past the deadline, which stressors keep the round going
 		late=''
-		[ $el -le $dur ] || late=$(i=0; while [ $i -lt "$PLAN_N" ]; do
-			i=$((i + 1)); eval "p=\$pid_$i spec=\$PLAN_S$i"
-			kill -0 "$p" 2>/dev/null && printf ' %s' "${spec%% *}"; done)
+		[ $el -le $dur ] || late=$(running | sed 's/^/ /' | tr -d '\n')
 		rig_log "progress: $PLAN_SCENARIO ${el}/${dur} s, $alive stressors running${late:+ (past the deadline:$late)}"
 		beat=$((el + 15))
 	fi
