@@ -196,7 +196,7 @@ gcov_args() { # BUILD_DIR
 fragments_on() { # SYMBOL FRAG...
 	local sym=$1
 	shift
-	[ "$(grep -h "$sym[= ]" "$@" | tail -n1)" = "$sym=y" ]
+	[ "$(grep -h "${sym}[= ]" "$@" | tail -n1)" = "$sym=y" ]
 }
 
 # KCSAN on the block layer alone, on kernels whose fragments turn KCSAN on:
