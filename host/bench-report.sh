@@ -164,12 +164,15 @@ if [ -s trace.log ]; then
 		$2 == "idle" { d[++nd] = f["key"] " " f["start_us"] / 1000 " " f["end_us"] / 1000 " " f["armed"] " " f["fired"]
 			armed += f["armed"]; fired += f["fired"] }
 		$2 == "summary" { span = f["span_us"] / 1000; ios = f["ios"]; min = f["idle_us"] / 1000 }
+		$2 == "switch" { sw = sprintf("a switch between queues (%d, means in us): last completion -> expire %d -> next queue'"'"'s first issue %d -> its completion %d -> its next issue %d; inside a slice: service %d, issue after a completion %d",
+			f["n"], f["complete_to_expire_us"], f["expire_to_issue_us"], f["first_service_us"], f["first_think_us"], f["service_us"], f["think_us"]) }
 		END { for (i = 1; i <= ns; i++) { split(s[i], a, " "); print c[a[1]], a[2], a[3], a[1], a[4] > "plot/slices.dat" }
 			for (i = 1; i <= nd; i++) { split(d[i], a, " "); if (a[1] in c) print c[a[1]], a[2], a[3], a[4], a[5] > "plot/idle.dat" }
 			t = sprintf("%.0f ms traced, %d I/Os; %d slices, mean %.1f ms, ended by", span, ios, nfull, nfull ? ms / nfull : 0)
 			for (r in why) t = t sprintf(" %s %d", r, why[r])
 			printf "%s;\n%d idle windows (%d armed by cfq, %d timer fired), %.0f ms idle; requests issued in another queue'"'"'s slice: %d; key:client%s\n",
-				t, nd, armed, fired, min, foreign, keys > "plot/timeline.txt" }' trace.log
+				t, nd, armed, fired, min, foreign, keys > "plot/timeline.txt"
+			if (sw != "") print sw > "plot/timeline.txt" }' trace.log
 	touch plot/slices.dat plot/idle.dat
 	sum=$(sed -n '1h; 2{H; x; s/\n/\\n/; p}' plot/timeline.txt)
 	cat >plot/slices.gp <<-EOF
@@ -228,8 +231,8 @@ awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(set
 		printf "\ntargets (issue #12; %s, %d readers against 1):\n", main, hi
 		split("read-seq write-seq read-rand", tc, " "); goal["read-seq"] = 90; goal["write-seq"] = 90; goal["read-rand"] = 90
 		for (c = 1; c <= 3; c++) { a = main SUBSEP "cfq" SUBSEP tc[c] SUBSEP lo; b = main SUBSEP "cfq" SUBSEP tc[c] SUBSEP hi
-			if ((a in have) && (b in have) && agg[a] > 0) printf "  %s cfq %s aggregate >= %d%% of 1 reader: %.0f / %.0f = %.0f%%\n", verdict(agg[b] >= goal[tc[c]] / 100 * agg[a]), tc[c], goal[tc[c]], agg[b], agg[a], 100 * agg[b] / agg[a]
-			else printf "  n/a      cfq %s aggregate (points missing)\n", tc[c] }
+			if ((a in have) && (b in have) && agg[a] > 0 && lo != hi) printf "  %s cfq %s aggregate >= %d%% of 1 reader: %.0f / %.0f = %.0f%%\n", verdict(agg[b] >= goal[tc[c]] / 100 * agg[a]), tc[c], goal[tc[c]], agg[b], agg[a], 100 * agg[b] / agg[a]
+			else printf "  n/a      cfq %s aggregate (%s)\n", tc[c], (a in have) && lo == hi ? "one client count" : "points missing" }
 		b = main SUBSEP "cfq" SUBSEP "read-seq" SUBSEP hi; q = main SUBSEP "bfq" SUBSEP "read-seq" SUBSEP hi
 		if ((b in have) && (q in have)) {
 			printf "  %s cfq read-seq min/max >= 0.95 and >= bfq'"'"'s: %.2f (bfq %.2f)\n", verdict(fair[b] >= 0.95 && fair[b] >= fair[q]), fair[b], fair[q]

@@ -199,7 +199,12 @@ iops() {
 # least TRACE_IDLE_US; armed = cfq idled on purpose, fired = its timer ran
 # out) and per queue key: its client (the region most of the requests
 # issued in its slices went to), those requests, and how many of them went
-# to another region (issued in its slice, but another client's)
+# to another region (issued in its slice, but another client's); and where
+# a switch between queues spends its time, step by step, against the same
+# steps inside a slice (means in us): the last completion of a slice to its
+# slice_expire, to the next queue's first issue, to that request's
+# completion (the seek included), to its client's next issue (its
+# wake-up after a round asleep)
 timeline() { # dev
 	node=$(dev_up "$1" "$SCALE") || { skip "dev=$1 case=trace reason=no-device"; return; }
 	if ! sched_set "$node" cfq; then
@@ -227,6 +232,7 @@ timeline() { # dev
 			key = substr($(i + 4), 4); ev = $(i + 5); msgs++
 			if (ev == "slice_start") { cur = key; start[key] = t; seen[key] = 1 }
 			else if (ev == "slice_expire") {
+				if (inflight == 0 && lastc != "") { te = t; c2e += t - lastc; sw = 1 }
 				out(sprintf("slice key=%s start_us=%d end_us=%d %s %s", key,
 					(key in start) ? start[key] : 0, t, $(i + 6), $(i + 8)))
 				delete start[key]; if (cur == key) cur = "" }
@@ -234,15 +240,24 @@ timeline() { # dev
 			else if (ev == "idle_fire") { fires++; fired = 1 }
 		}
 		a == "D" { ios++
+			if (sw && cur != "") { nsw++; e2d += t - te; d0 = t; sw = 0; first = 1 }
+			else if (wake) { w1 += t - lastc; nw1++ }
+			else if (inflight == 0 && lastc != "") { thk += t - lastc; nthk++ }
+			wake = 0; lastd = t
 			if (idle != "" && t - idle >= min) {
 				out(sprintf("idle key=%s start_us=%d end_us=%d armed=%d fired=%d", ikey == "" ? "-" : ikey, idle, t, armed, fired))
 				idle_us += t - idle }
 			if (cur != "") { n[cur]++; r = int($(i + 4) / region); if (++nd[cur, r] > best[cur]) { best[cur] = nd[cur, r]; client[cur] = r } }
 			idle = ""; inflight++ }
-		a == "C" { if (--inflight <= 0) { inflight = 0; idle = t; ikey = cur; armed = fired = 0 } }
+		a == "C" { if (first) { d2c += t - d0; first = 0; wake = 1 }
+			else if (inflight == 1) { svc += t - lastd; nsvc++ }
+			lastc = t
+			if (--inflight <= 0) { inflight = 0; idle = t; ikey = cur; armed = fired = 0 } }
 		END { if (cur != "") out(sprintf("slice key=%s start_us=%d end_us=%d reason=open rqs=-", cur, start[cur], t))
 			for (k in seen) printf "trace key key=%s client=%s ios=%d foreign=%d\n", k,
 				(k in client) ? client[k] : -1, n[k], n[k] - best[k]
+			if (nsw) printf "trace switch n=%d complete_to_expire_us=%d expire_to_issue_us=%d first_service_us=%d first_think_us=%d service_us=%d think_us=%d\n",
+				nsw, c2e / nsw, e2d / nsw, d2c / nsw, nw1 ? w1 / nw1 : 0, nsvc ? svc / nsvc : 0, nthk ? thk / nthk : 0
 			printf "trace summary span_us=%d ios=%d msgs=%d idle_arms=%d idle_fires=%d idle_us=%d lines=%d cap=%d\n",
 				t, ios, msgs, arms, fires, idle_us, lines, cap }' $T/trace >&3
 	rig_log "bench: slice timeline on $1 done ($(wc -l <$T/trace) trace lines)"
