@@ -55,15 +55,15 @@ enum { PRIO_CLASS_RT = 1, PRIO_CLASS_BE = 2, PRIO_CLASS_IDLE = 3 };
 
 enum {
 	M_MERGE, M_BUFFERED, M_SHARED_IOC, M_URING, M_KEY_CHANGE, M_IOPRIO, M_SGIO,
-	M_FLUSH, M_DISCARD, M_DEBUGFS, NMODES
+	M_FLUSH, M_DISCARD, M_DEBUGFS, M_PEERS, NMODES
 };
 
 static const char *const mode_names[NMODES] = {
 	"merge", "buffered", "shared-ioc", "uring", "key-change", "ioprio", "sgio",
-	"flush", "discard", "debugfs",
+	"flush", "discard", "debugfs", "peers",
 };
 
-enum { OPT_MODES = 100 };
+enum { OPT_MODES = 100, OPT_PEERS };
 
 #define MAX_WIN		64		/* blocks in one iteration's window */
 #define WIN_BYTES	(4 << 20)	/* ... and at most this many bytes */
@@ -74,6 +74,7 @@ static unsigned char enabled[NMODES];
 static uint64_t region_blocks;
 static int win_max;			/* blocks, <= MAX_WIN and region_blocks */
 static struct stats *st;
+static char *peers;			/* --peers, comma-separated device nodes */
 
 /* per client and mode, in shared memory like the stats (the forked helpers
  * count there too) */
@@ -84,6 +85,7 @@ static struct mode_count *mc;
 
 static const struct option extra_opts[] = {
 	{ "modes", required_argument, NULL, OPT_MODES },
+	{ "peers", required_argument, NULL, OPT_PEERS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -121,6 +123,12 @@ static const char help[] =
 	"                zero) over a few blocks, then pattern writes over them\n"
 	"    debugfs     read the scheduler's debugfs attributes (block/DISK/sched/)\n"
 	"                while a helper writes and verifies on the same queue\n"
+	"    peers       O_DIRECT reads of another device of --peers, each between\n"
+	"                two of the client's own writes and read-backs: one\n"
+	"                io_context with an io_cq on several queues, whose hint\n"
+	"                moves at every step (skipped without another device)\n"
+	"  --peers a,b,...     the round's devices (the own --dev is left out);\n"
+	"                      peers only reads them\n"
 	"  --qd N              here: I/Os in flight for libaio/io_uring (default 16)\n"
 	"A mode the device refuses (SG_IO off SCSI, no discard, no io_uring) counts\n"
 	"as skipped and the client stops picking it; a client left without modes\n"
@@ -134,6 +142,10 @@ static int handle(int id, const char *arg)
 	char *list, *tok, *save = NULL;
 	int any = 0;
 
+	if (id == OPT_PEERS) {
+		peers = strdup(arg);
+		return peers ? 0 : -1;
+	}
 	if (id != OPT_MODES)
 		return -1;
 	list = strdup(arg);
@@ -1265,6 +1277,69 @@ static void mode_debugfs(struct client *c)
 		mode_skip(c, "debugfs sched attributes", ENOENT, 0);
 }
 
+/* ---- peers ------------------------------------------------------------ */
+
+/* The n-th device of --peers other than --dev, or NULL; how many in *count */
+static const char *peer_pick(uint64_t n, int *count, char *out, size_t len)
+{
+	char *list = strdup(peers), *tok, *save = NULL;
+	const char *found = NULL;
+	int k = 0;
+
+	if (!list)
+		return NULL;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, opt.dev))
+			continue;
+		if ((uint64_t)k++ == n) {
+			snprintf(out, len, "%s", tok);
+			found = out;
+		}
+	}
+	free(list);
+	*count = k;
+	return found;
+}
+
+static void mode_peers(struct client *c)
+{
+	char dev[PATH_MAX];
+	int count = 0, n = clampi(2 + (int)rng_below(&c->aux, 7), 1, win_max);
+	uint64_t pick = rng_below(&c->aux, 4), b0 = window(c, n), size = 0;
+	const char *peer = peers ? peer_pick(0, &count, dev, sizeof(dev)) : NULL;
+
+	if (!peer) {
+		mode_skip(c, "no other device in --peers", ENODEV, 1);
+		return;
+	}
+	peer = peer_pick(pick % (uint64_t)count, &count, dev, sizeof(dev));
+	int fd = open(peer, O_RDONLY | O_DIRECT);
+	struct stat sb;
+
+	if (fd >= 0 && !fstat(fd, &sb) && S_ISREG(sb.st_mode))	/* the self-test's files */
+		size = (uint64_t)sb.st_size;
+	else if (fd >= 0 && ioctl(fd, BLKGETSIZE64, &size))
+		size = 0;
+	if (fd < 0 || size < opt.bs) {
+		mode_skip(c, peer, fd < 0 ? errno : EINVAL, 0);	/* may come back */
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	fill(c, b0, n);
+	for (int i = 0; i < n; i++) {
+		uint64_t off = rng_below(&c->aux, size / opt.bs) * opt.bs, t0 = now_us();
+		ssize_t r = pread(fd, rbuf(c, (uint64_t)i), opt.bs, (off_t)off);
+
+		if (r == (ssize_t)opt.bs)
+			mode_op(c, opt.bs, t0);
+		else
+			io_error(c, "peer pread", off, opt.bs, r < 0 ? -errno : r);
+		write_verify(c, c->dfd, b0, i, 1);
+	}
+	close(fd);
+}
+
 /* ---- client ----------------------------------------------------------- */
 
 static void (*const run_mode[NMODES])(struct client *) = {
@@ -1278,6 +1353,7 @@ static void (*const run_mode[NMODES])(struct client *) = {
 	[M_FLUSH] = mode_flush,
 	[M_DISCARD] = mode_discard,
 	[M_DEBUGFS] = mode_debugfs,
+	[M_PEERS] = mode_peers,
 };
 
 /* The random choice --print-plan shows: a mode among those enabled and not

@@ -38,10 +38,11 @@ while [ $i -lt "$PLAN_N" ]; do
 	i=$((i + 1)); eval "spec=\$PLAN_S$i"
 	case "$spec" in teardown@* | tunables@*) t=${spec%% *}; torn="$torn ${t#*@}" ;; esac
 done
-queues='' audit_conf=''
+queues='' audit_conf='' nodes=''
 for d in $PLAN_DEVICES; do
 	n=$(devnode "$d")
 	[ -b "$n" ] || { rig_finding "rig: device $d did not appear"; exit 1; }
+	nodes="$nodes${nodes:+,}$n"	# paths reads the others' (--peers)
 	echo "$PLAN_SCHED" >"/sys/block/${n#/dev/}/queue/scheduler" ||
 		{ rig_finding "rig: cannot select $PLAN_SCHED on $d"; exit 1; }
 	# the scenario's tunables (a round recorded before they existed has none)
@@ -151,6 +152,7 @@ while [ $i -lt "$PLAN_N" ]; do
 	fio) cmd="fio --name=rig$i --filename=$node --offset=$(((slot - 1) * region)) --size=$region --runtime=$dur --time_based --randseed=$seed $opts" ;;
 	switcher) cmd="switcher --queues $queues --duration $dur --seed $seed $allow $opts" ;;
 	teardown) cmd="$name $where --duration $dur --seed $seed --stall-s $stall_td $allow $opts" ;;
+	paths) cmd="$name $where --peers $nodes --duration $dur --seed $seed --stall-s $stall $allow $opts" ;;
 	*) cmd="$name $where --duration $dur --seed $seed --stall-s $stall $allow $opts" ;;
 	esac
 	rig_log "stressor $i: $cmd"
