@@ -228,16 +228,16 @@ awk -F, -v id="$(basename "$PWD")" -v flavor="$(settings flavor)" -v time="$(set
 			if (length(chkr) == 2) printf "disk is the bottleneck (%s, read-rand 64k, 1 client, %s): time_scale_pct %s %.0f KiB/s, time_scale_pct 10 %.0f KiB/s (x%.1f)  %s\n",
 				cdev, chks, base, chkr[base], chkr[10], r, (r >= 2 ? "[met: clearly faster]" : "[missed: not 2x faster, the CPU may be the bottleneck]") }
 		if (timeline != "") { gsub(/\n/, "\n  ", timeline); printf "\ncfq slice timeline (read-seq, %s clients, slices.png):\n  %s\n", tclients, timeline }
-		printf "\ntargets (issue #12; %s, %d readers against 1):\n", main, hi
+		printf "\ntargets (issue #12; %s, %d readers against %d):\n", main, hi, lo
 		split("read-seq write-seq read-rand", tc, " "); goal["read-seq"] = 90; goal["write-seq"] = 90; goal["read-rand"] = 90
 		for (c = 1; c <= 3; c++) { a = main SUBSEP "cfq" SUBSEP tc[c] SUBSEP lo; b = main SUBSEP "cfq" SUBSEP tc[c] SUBSEP hi
 			if ((a in have) && (b in have) && agg[a] > 0 && lo != hi) printf "  %s cfq %s aggregate >= %d%% of 1 reader: %.0f / %.0f = %.0f%%\n", verdict(agg[b] >= goal[tc[c]] / 100 * agg[a]), tc[c], goal[tc[c]], agg[b], agg[a], 100 * agg[b] / agg[a]
 			else printf "  n/a      cfq %s aggregate (%s)\n", tc[c], (a in have) && lo == hi ? "one client count" : "points missing" }
 		b = main SUBSEP "cfq" SUBSEP "read-seq" SUBSEP hi; q = main SUBSEP "bfq" SUBSEP "read-seq" SUBSEP hi
-		if ((b in have) && (q in have)) {
+		if ((b in have) && (q in have) && hi > 1) {
 			printf "  %s cfq read-seq min/max >= 0.95 and >= bfq'"'"'s: %.2f (bfq %.2f)\n", verdict(fair[b] >= 0.95 && fair[b] >= fair[q]), fair[b], fair[q]
 			printf "  %s cfq max latency below bfq'"'"'s: %.1f ms vs %.1f ms\n", verdict(lat[b] < lat[q]), lat[b], lat[q]
-		} else print "  n/a      fairness and latency against bfq (no bfq or cfq read-seq point)"
+		} else print "  n/a      fairness and latency against bfq (" (hi > 1 ? "no bfq or cfq read-seq point" : "one client") ")"
 		a = "nullb" SUBSEP "cfq" SUBSEP "iops-randread" SUBSEP 1; b = "nullb" SUBSEP "mq-deadline" SUBSEP "iops-randread" SUBSEP 1
 		if ((a in have) && (b in have) && iops[b] > 0) printf "  %s dispatch cost, 1 job: cfq >= 90%% of mq-deadline: %.0f vs %.0f IOPS = %.0f%%\n", verdict(iops[a] >= 0.9 * iops[b]), iops[a], iops[b], 100 * iops[a] / iops[b]
 		else print "  n/a      dispatch cost, 1 job (no cfq or mq-deadline point)"

@@ -127,7 +127,7 @@ for i in "${!boots[@]}"; do
 	if [ "$b" = 1 ]; then
 		# dispatch cost over every scheduler; check and timeline on the slow device
 		args+=("RIG_BENCH_IOPS=$IOPS" "RIG_BENCH_CHECK=$slow" "RIG_BENCH_TRACE=$slow" "RIG_BENCH_EXTRA_SCHEDS=$SCHEDS"
-			"RIG_BENCH_TRACE_CLIENTS=$(tr ' ' '\n' <<<"$CLIENTS" | sort -n | tail -1)"
+			"RIG_BENCH_TRACE_CLIENTS=$(tr -s ' \t' '\n\n' <<<"$CLIENTS" | sort -n | tail -1)"
 			"RIG_BENCH_IONICE=$([ "$IONICE" = 0 ] || echo "$slow")" "RIG_BENCH_TIMEOUTS=$TIMEOUTS")
 		t=$((t + extras))
 	else

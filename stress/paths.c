@@ -75,6 +75,7 @@ static uint64_t region_blocks;
 static int win_max;			/* blocks, <= MAX_WIN and region_blocks */
 static struct stats *st;
 static char *peers;			/* --peers, comma-separated device nodes */
+static int modes_given;			/* --modes named the modes */
 
 /* per client and mode, in shared memory like the stats (the forked helpers
  * count there too) */
@@ -123,10 +124,10 @@ static const char help[] =
 	"                zero) over a few blocks, then pattern writes over them\n"
 	"    debugfs     read the scheduler's debugfs attributes (block/DISK/sched/)\n"
 	"                while a helper writes and verifies on the same queue\n"
-	"    peers       O_DIRECT reads of another device of --peers, each between\n"
-	"                two of the client's own writes and read-backs: one\n"
+	"    peers       O_DIRECT reads of another device of --peers, each followed\n"
+	"                by one of the client's own writes and its read-back: one\n"
 	"                io_context with an io_cq on several queues, whose hint\n"
-	"                moves at every step (skipped without another device)\n"
+	"                moves at every step (not picked without another device)\n"
 	"  --peers a,b,...     the round's devices (the own --dev is left out);\n"
 	"                      peers only reads them\n"
 	"  --qd N              here: I/Os in flight for libaio/io_uring (default 16)\n"
@@ -148,6 +149,7 @@ static int handle(int id, const char *arg)
 	}
 	if (id != OPT_MODES)
 		return -1;
+	modes_given = 1;
 	list = strdup(arg);
 	if (!list)
 		return -1;
@@ -1279,13 +1281,15 @@ static void mode_debugfs(struct client *c)
 
 /* ---- peers ------------------------------------------------------------ */
 
-/* The n-th device of --peers other than --dev, or NULL; how many in *count */
+/* The n-th device of --peers other than --dev into out, or NULL; how many
+ * there are in *count */
 static const char *peer_pick(uint64_t n, int *count, char *out, size_t len)
 {
-	char *list = strdup(peers), *tok, *save = NULL;
+	char *list = peers ? strdup(peers) : NULL, *tok, *save = NULL;
 	const char *found = NULL;
 	int k = 0;
 
+	*count = 0;
 	if (!list)
 		return NULL;
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -1304,16 +1308,13 @@ static const char *peer_pick(uint64_t n, int *count, char *out, size_t len)
 static void mode_peers(struct client *c)
 {
 	char dev[PATH_MAX];
-	int count = 0, n = clampi(2 + (int)rng_below(&c->aux, 7), 1, win_max);
-	uint64_t pick = rng_below(&c->aux, 4), b0 = window(c, n), size = 0;
-	const char *peer = peers ? peer_pick(0, &count, dev, sizeof(dev)) : NULL;
+	int count, n = clampi(2 + (int)rng_below(&c->aux, 7), 1, win_max);
+	uint64_t b0 = window(c, n), size = 0;
+	const char *peer;
 
-	if (!peer) {
-		mode_skip(c, "no other device in --peers", ENODEV, 1);
-		return;
-	}
-	peer = peer_pick(pick % (uint64_t)count, &count, dev, sizeof(dev));
-	int fd = open(peer, O_RDONLY | O_DIRECT);
+	(void)peer_pick(0, &count, dev, sizeof(dev));	/* main() saw one at least */
+	peer = peer_pick(rng_below(&c->aux, (uint64_t)count), &count, dev, sizeof(dev));
+	int fd = peer ? open(peer, O_RDONLY | O_DIRECT) : -1;
 	struct stat sb;
 
 	if (fd >= 0 && !fstat(fd, &sb) && S_ISREG(sb.st_mode))	/* the self-test's files */
@@ -1321,7 +1322,7 @@ static void mode_peers(struct client *c)
 	else if (fd >= 0 && ioctl(fd, BLKGETSIZE64, &size))
 		size = 0;
 	if (fd < 0 || size < opt.bs) {
-		mode_skip(c, peer, fd < 0 ? errno : EINVAL, 0);	/* may come back */
+		mode_skip(c, peer ? peer : "--peers", fd < 0 ? errno : EINVAL, 0);	/* may come back */
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -1333,6 +1334,8 @@ static void mode_peers(struct client *c)
 
 		if (r == (ssize_t)opt.bs)
 			mode_op(c, opt.bs, t0);
+		else if (r < 0 && errno == EINVAL)	/* its sectors are larger than --bs */
+			mode_skip(c, peer, EINVAL, 0);
 		else
 			io_error(c, "peer pread", off, opt.bs, r < 0 ? -errno : r);
 		write_verify(c, c->dfd, b0, i, 1);
@@ -1413,6 +1416,13 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, "paths", extra_opts, handle, help);
 	if (!opt.dev)
 		usage_error("--dev is required");
+	int others;
+	char one[PATH_MAX];
+	(void)peer_pick(0, &others, one, sizeof(one));
+	if (enabled[M_PEERS] && !others && modes_given)
+		usage_error("--modes peers: --peers names no device but --dev");
+	if (!others)	/* a run on one device keeps the plans it had before peers */
+		enabled[M_PEERS] = 0;
 	int fd = open_dev(opt.dev, O_RDONLY);
 	uint64_t blocks = total_blocks(fd), dsize = dev_size(fd);
 	close(fd);

@@ -265,16 +265,20 @@ verdict $? "--ioprio: an unknown mode is a usage error (exit 2)"
 truncate -s 64M "$tmp/paths"
 run p1 paths --dev "$tmp/paths" --clients 3 --duration 3 --seed 5
 [ "$rc" = 0 ] && grep -Eq "$summary_re" "$tmp/p1.out" && grep -q 'status=ok' "$tmp/p1.out" &&
-	[ "$(grep -c '^paths mode=' "$tmp/p1.out")" = 11 ] &&
+	[ "$(grep -c '^paths mode=' "$tmp/p1.out")" = 10 ] &&
 	grep -Eq '^paths mode=merge ops=[1-9]' "$tmp/p1.out" && grep -Eq '^paths mode=shared-ioc ops=[1-9]' "$tmp/p1.out"
 verdict $? "paths on a file: exit 0, status=ok, a line per mode, merges and shared io_contexts done"
 truncate -s 8M "$tmp/peer"
-run p3 paths --dev "$tmp/paths" --peers "$tmp/paths,$tmp/peer" --modes peers --clients 2 --duration 2 --seed 3
-[ "$rc" = 0 ] && grep -q 'status=ok' "$tmp/p3.out" && grep -Eq '^paths mode=peers ops=[1-9][0-9]* skipped=0 errors=0' "$tmp/p3.out"
+run pp1 paths --dev "$tmp/paths" --peers "$tmp/paths,$tmp/peer" --modes peers --clients 2 --duration 2 --seed 3
+[ "$rc" = 0 ] && grep -q 'status=ok' "$tmp/pp1.out" && grep -Eq '^paths mode=peers ops=[1-9][0-9]* skipped=0 errors=0' "$tmp/pp1.out"
 verdict $? "paths peers: reads the other device of --peers between its own verified writes"
-run p4 paths --dev "$tmp/paths" --peers "$tmp/paths" --modes peers --duration 1 --seed 3
-grep -Eq '^paths mode=peers ops=0 skipped=[1-9]' "$tmp/p4.out" && grep -q 'no other device' "$tmp/p4.err"
-verdict $? "paths peers: without another device than its own, the mode is skipped"
+run pp2 paths --dev "$tmp/paths" --peers "$tmp/paths" --modes peers --duration 1 --seed 3
+[ "$rc" = 2 ] && grep -q 'names no device but --dev' "$tmp/pp2.err"
+verdict $? "paths peers: --modes peers without another device in --peers is a usage error (exit 2)"
+run pp3 paths --dev "$tmp/paths" --peers "$tmp/paths,$tmp/peer" --clients 2 --print-plan 40 --seed 5
+run pp4 paths --dev "$tmp/paths" --clients 2 --print-plan 40 --seed 5
+grep -q 'mode=peers' "$tmp/pp3.out" && ! grep -q 'mode=peers' "$tmp/pp4.out"
+verdict $? "paths: peers is in the plan only with another device in --peers"
 run p2 paths --dev "$tmp/paths" --modes merge,nosuch --duration 1
 [ "$rc" = 2 ] && [ -s "$tmp/p2.err" ]
 verdict $? "paths: an unknown mode is a usage error (exit 2)"

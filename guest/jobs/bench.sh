@@ -21,7 +21,7 @@
 #                      first rotdisk/nulllat of DEVS; empty: skip)
 #   RIG_BENCH_TRACE    device of the cfq slice timeline (same default; empty: skip)
 #   RIG_BENCH_TRACE_TIME (3 s)  RIG_BENCH_TRACE_LINES (3000)  RIG_BENCH_TRACE_IDLE_US (1000)
-#   RIG_BENCH_TRACE_CLIENTS (4)
+#   RIG_BENCH_TRACE_CLIENTS (4; host/bench.sh passes the run's largest)
 #   RIG_BENCH_NULL_NSEC  nulllat's completion latency at scale 100 (1000000)
 #   RIG_BENCH_IONICE   device of the I/O priority points, cfq only (the slow
 #                      device; empty: skip):
@@ -193,7 +193,7 @@ iops() {
 	dev_down nullb
 }
 
-# slice timeline: cfq, read-seq, 4 clients; the block tracer's issue and
+# slice timeline: cfq, read-seq, TRACE_CLIENTS clients; the block tracer's issue and
 # complete events and cfq's messages, reduced in the guest to slices
 # (start, end, reason, requests), idle windows (nothing in the driver for at
 # least TRACE_IDLE_US; armed = cfq idled on purpose, fired = its timer ran
@@ -232,7 +232,8 @@ timeline() { # dev
 			key = substr($(i + 4), 4); ev = $(i + 5); msgs++
 			if (ev == "slice_start") { cur = key; start[key] = t; seen[key] = 1 }
 			else if (ev == "slice_expire") {
-				if (inflight == 0 && lastc != "") { te = t; c2e += t - lastc; sw = 1 }
+				# a switch to time: the slice ended with nothing in flight
+				te = t; tc = lastc; ekey = key; sw = inflight == 0 && lastc != ""
 				out(sprintf("slice key=%s start_us=%d end_us=%d %s %s", key,
 					(key in start) ? start[key] : 0, t, $(i + 6), $(i + 8)))
 				delete start[key]; if (cur == key) cur = "" }
@@ -240,10 +241,10 @@ timeline() { # dev
 			else if (ev == "idle_fire") { fires++; fired = 1 }
 		}
 		a == "D" { ios++
-			if (sw && cur != "") { nsw++; e2d += t - te; d0 = t; sw = 0; first = 1 }
+			if (sw && cur != "" && cur != ekey) { nsw++; c2e += te - tc; e2d += t - te; d0 = t; first = 1 }
 			else if (wake) { w1 += t - lastc; nw1++ }
 			else if (inflight == 0 && lastc != "") { thk += t - lastc; nthk++ }
-			wake = 0; lastd = t
+			wake = 0; sw = 0; lastd = t
 			if (idle != "" && t - idle >= min) {
 				out(sprintf("idle key=%s start_us=%d end_us=%d armed=%d fired=%d", ikey == "" ? "-" : ikey, idle, t, armed, fired))
 				idle_us += t - idle }
