@@ -201,10 +201,11 @@ iops() {
 # issued in its slices went to), those requests, and how many of them went
 # to another region (issued in its slice, but another client's); and where
 # a switch between queues spends its time, step by step, against the same
-# steps inside a slice (means in us): the last completion of a slice to its
-# slice_expire, to the next queue's first issue, to that request's
-# completion (the seek included), to its client's next issue (its
-# wake-up after a round asleep)
+# steps inside a slice (means in us): the last completion to the last
+# slice_expire before another queue's first issue (through any slice that
+# issued nothing; a queue that gets the device again is no switch), to
+# that issue, to its completion (the seek included), to its client's next
+# issue (its wake-up after a round asleep)
 timeline() { # dev
 	node=$(dev_up "$1" "$SCALE") || { skip "dev=$1 case=trace reason=no-device"; return; }
 	if ! sched_set "$node" cfq; then
