@@ -74,7 +74,10 @@ static unsigned char enabled[NMODES];
 static uint64_t region_blocks;
 static int win_max;			/* blocks, <= MAX_WIN and region_blocks */
 static struct stats *st;
+#define MAX_PEERS	16
 static char *peers;			/* --peers, comma-separated device nodes */
+static const char *peer_dev[MAX_PEERS];	/* ... but --dev, split by main() */
+static int npeers;
 static int modes_given;			/* --modes named the modes */
 
 /* per client and mode, in shared memory like the stats (the forked helpers
@@ -1281,48 +1284,19 @@ static void mode_debugfs(struct client *c)
 
 /* ---- peers ------------------------------------------------------------ */
 
-/* The n-th device of --peers other than --dev into out, or NULL; how many
- * there are in *count */
-static const char *peer_pick(uint64_t n, int *count, char *out, size_t len)
-{
-	char *list = peers ? strdup(peers) : NULL, *tok, *save = NULL;
-	const char *found = NULL;
-	int k = 0;
-
-	*count = 0;
-	if (!list)
-		return NULL;
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, opt.dev))
-			continue;
-		if ((uint64_t)k++ == n) {
-			snprintf(out, len, "%s", tok);
-			found = out;
-		}
-	}
-	free(list);
-	*count = k;
-	return found;
-}
-
+/* reads of another device of the round between the client's own writes:
+ * its io_context gets an io_cq on each queue, and the hint moves */
 static void mode_peers(struct client *c)
 {
-	char dev[PATH_MAX];
-	int count, n = clampi(2 + (int)rng_below(&c->aux, 7), 1, win_max);
+	int n = clampi(2 + (int)rng_below(&c->aux, 7), 1, win_max);
 	uint64_t b0 = window(c, n), size = 0;
-	const char *peer;
+	const char *peer = peer_dev[rng_below(&c->aux, (uint64_t)npeers)];
+	int fd = open(peer, O_RDONLY | O_DIRECT);
 
-	(void)peer_pick(0, &count, dev, sizeof(dev));	/* main() saw one at least */
-	peer = peer_pick(rng_below(&c->aux, (uint64_t)count), &count, dev, sizeof(dev));
-	int fd = peer ? open(peer, O_RDONLY | O_DIRECT) : -1;
-	struct stat sb;
-
-	if (fd >= 0 && !fstat(fd, &sb) && S_ISREG(sb.st_mode))	/* the self-test's files */
-		size = (uint64_t)sb.st_size;
-	else if (fd >= 0 && ioctl(fd, BLKGETSIZE64, &size))
-		size = 0;
+	if (fd >= 0)
+		size = dev_size(fd);
 	if (fd < 0 || size < opt.bs) {
-		mode_skip(c, peer ? peer : "--peers", fd < 0 ? errno : EINVAL, 0);	/* may come back */
+		mode_skip(c, peer, fd < 0 ? errno : EINVAL, 0);	/* may come back */
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -1416,12 +1390,14 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, "paths", extra_opts, handle, help);
 	if (!opt.dev)
 		usage_error("--dev is required");
-	int others;
-	char one[PATH_MAX];
-	(void)peer_pick(0, &others, one, sizeof(one));
-	if (enabled[M_PEERS] && !others && modes_given)
+	char *save = NULL;
+	for (char *tok = peers ? strtok_r(peers, ",", &save) : NULL; tok && npeers < MAX_PEERS;
+	     tok = strtok_r(NULL, ",", &save))
+		if (strcmp(tok, opt.dev))
+			peer_dev[npeers++] = tok;
+	if (enabled[M_PEERS] && !npeers && modes_given)
 		usage_error("--modes peers: --peers names no device but --dev");
-	if (!others)	/* a run on one device keeps the plans it had before peers */
+	if (!npeers)	/* a run on one device keeps the plans it had before peers */
 		enabled[M_PEERS] = 0;
 	int fd = open_dev(opt.dev, O_RDONLY);
 	uint64_t blocks = total_blocks(fd), dsize = dev_size(fd);

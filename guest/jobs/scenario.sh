@@ -42,7 +42,7 @@ queues='' audit_conf='' nodes=''
 for d in $PLAN_DEVICES; do
 	n=$(devnode "$d")
 	[ -b "$n" ] || { rig_finding "rig: device $d did not appear"; exit 1; }
-	nodes="$nodes${nodes:+,}$n"	# paths reads the others' (--peers)
+	nodes="$nodes${nodes:+,}$n"	# for paths' --peers
 	echo "$PLAN_SCHED" >"/sys/block/${n#/dev/}/queue/scheduler" ||
 		{ rig_finding "rig: cannot select $PLAN_SCHED on $d"; exit 1; }
 	# the scenario's tunables (a round recorded before they existed has none)
@@ -147,12 +147,12 @@ while [ $i -lt "$PLAN_N" ]; do
 		region=$(($(blockdev --getsize64 "$node") / cnt / 1048576 * 1048576))
 		where="--dev $node --offset $(((slot - 1) * region)) --size $region"
 	fi
+	[ "$name" = paths ] && where="$where --peers $nodes"	# it reads the others
 	case "$name" in
 	stress-ng) cmd="stress-ng $opts --timeout ${dur}s --seed $seed --metrics-brief" ;;
 	fio) cmd="fio --name=rig$i --filename=$node --offset=$(((slot - 1) * region)) --size=$region --runtime=$dur --time_based --randseed=$seed $opts" ;;
 	switcher) cmd="switcher --queues $queues --duration $dur --seed $seed $allow $opts" ;;
 	teardown) cmd="$name $where --duration $dur --seed $seed --stall-s $stall_td $allow $opts" ;;
-	paths) cmd="$name $where --peers $nodes --duration $dur --seed $seed --stall-s $stall $allow $opts" ;;
 	*) cmd="$name $where --duration $dur --seed $seed --stall-s $stall $allow $opts" ;;
 	esac
 	rig_log "stressor $i: $cmd"
