@@ -45,7 +45,7 @@ ln -s busybox "$root/bin/sh"
 cp "$RIG_ROOT"/stress/bin/* "$root/rig/bin/"
 # the classifier (with its program and report table) and the known-issue
 # filter: a round ends early only at a report that counts (guest/jobs/scenario.sh)
-cp "$RIG_ROOT"/host/{classify,classify.awk,report-patterns,suppress} "$root/rig/bin/"
+cp "$RIG_ROOT"/host/{classify,classify.awk,report-patterns,suppress,under-test} "$root/rig/bin/"
 cp "$RIG_ROOT/host/known-issues" "$root/rig/"
 cp -a "$build/modroot/lib/modules" "$root/lib/"
 cp "$build"/extmod/*/*.ko "$root/rig/modules/"

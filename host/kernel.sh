@@ -12,6 +12,9 @@
 #       already is built as it is (O=, out of tree); otherwise the series goes
 #       onto a copy in the cache (hard links, the patched files unlinked).
 #   EXTRA_CONFIG=file  a config fragment merged last, checked like the rig's.
+#   BUG=NAME  a bug of the corpus (bugs/NAME): the package's tree is built
+#       first, then its fix is reverted on a copy of tree and build (hard
+#       links for the sources), which rebuilds only what the revert touches.
 # Bad input (a tree the series does not apply to, a fragment line that does
 # not survive the merge) is an error (exit 2) before anything is compiled.
 # One build at a time per tree: a second command waits on the tree's lock.
@@ -20,6 +23,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel_src_check
+bug_check
 ver=$(src_version)
 tree=$(kernel_tree)
 build=$(kernel_build)
@@ -165,7 +169,41 @@ $(series_failure "$tree" "$p")"
 	fi
 }
 
-if [ -n "$KERNEL_SRC" ]; then user_tree; else package_tree; fi
+# 1+2 with BUG=: the built package tree, copied, and the revert of the fix
+bug_tree() {
+	local base base_build p vstamp e f
+	base_build=$(BUG='' "$RIG_ROOT/host/kernel.sh" | tail -n1)
+	base=$(dirname "$base_build")
+	p=$(bug_patch)
+	cache_lock "$(basename "$base")"
+	cache_lock "$(basename "$tree")"
+	vstamp="$(cat "$base/.rig-series/hash") $(sha256sum <"$p" | cut -c1-12)"
+	if [ "$(cat "$tree/.rig-bug" 2>/dev/null)" != "$vstamp" ]; then
+		patch -d "$base" -p1 -s -f --dry-run <"$p" >/dev/null ||
+			die "BUG=$BUG: bugs/$BUG/$KVER.patch does not apply to linux-source $ver:
+$(series_failure "$base" "$p")"
+		say "kernel: BUG=$BUG: copying $base (hard links) and reverting the fix"
+		rm -rf "$tree" && mkdir -p "$tree"
+		for e in "$base"/* "$base"/.[!.]*; do
+			[ -e "$e" ] && [[ "${e##*/}" != build-* ]] || continue
+			cp -al "$e" "$tree/"
+		done
+		# unlink what the revert changes: the base tree stays as it is
+		for f in $(sed -n 's|^+++ b/||p' "$p" | sort -u); do
+			cp -p "$tree/$f" "$tree/$f.rig" && mv -f "$tree/$f.rig" "$tree/$f"
+		done
+		patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$p" >/dev/null
+		echo "$vstamp" >"$tree/.rig-bug"
+	fi
+	if [ ! -f "$build/.rig-stamp" ]; then
+		say "kernel: BUG=$BUG: copying the $FLAVOR build $base_build"
+		rm -rf "$build" && cp -a "$base_build" "$build"
+	fi
+}
+
+if [ -n "$BUG" ]; then bug_tree
+elif [ -n "$KERNEL_SRC" ]; then user_tree
+else package_tree; fi
 
 # 3. config and build, skipped when the stamp matches
 # shellcheck disable=SC2086
@@ -174,6 +212,7 @@ stamp="$ver series=$want flavor=$FLAVOR config=$(cat $frags | sha256sum | cut -c
 kargs=$(kcsan_args "$tree" $frags | tr '\n' ' ')
 [ -z "$kargs" ] || stamp="$stamp kcsan=$(sha256sum <<<"$kargs" | cut -c1-12)"
 [ -z "$KERNEL_SRC" ] || stamp="$stamp tree=$tree"
+[ -z "$BUG" ] || stamp="$stamp bug=$BUG:$(sha256sum <"$(bug_patch)" | cut -c1-12)"
 mkdir -p "$build"
 # objects of another tree are no base for an incremental build
 [ "$(sed -n 's/.* tree=//p' "$build/.rig-stamp" 2>/dev/null)" = "$(sed -n 's/.* tree=//p' <<<"$stamp")" ] ||

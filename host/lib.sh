@@ -8,6 +8,13 @@ FLAVOR=${FLAVOR:-debug}
 # package; unless KVER is set, the newest series not newer than the tree.
 KERNEL_SRC=${KERNEL_SRC:-}
 EXTRA_CONFIG=${EXTRA_CONFIG:-}
+# BUG=NAME: a bug of the real-bug corpus (bugs/NAME/), its fix reverted on a
+# copy of the built tree (host/kernel.sh)
+BUG=${BUG:-}
+# UNDER_TEST=NAME: the code under test (host/under-test); FAIL_ON_OTHER=1:
+# findings outside it fail the run too
+UNDER_TEST=${UNDER_TEST:-cfq}
+FAIL_ON_OTHER=${FAIL_ON_OTHER:-0}
 src_makefile_version() { # DIR -> VERSION.PATCHLEVEL.SUBLEVEL of DIR/Makefile
 	[ -f "$1/Makefile" ] || return 0
 	awk '/^VERSION =/ {v = $3} /^PATCHLEVEL =/ {p = $3} /^SUBLEVEL =/ {s = $3}
@@ -23,7 +30,7 @@ src_series_line() { # VERSION -> the newest patch/<line> not newer than it
 [ -n "${KVER:-}" ] || [ -z "$KERNEL_SRC" ] || KVER=$(src_series_line "$(src_makefile_version "$KERNEL_SRC")")
 KVER=${KVER:-6.1}
 LOGS=${LOGS:-$RIG_ROOT/logs}
-export RIG_ROOT RIG_CACHE FLAVOR KVER KERNEL_SRC EXTRA_CONFIG LOGS
+export RIG_ROOT RIG_CACHE FLAVOR KVER KERNEL_SRC EXTRA_CONFIG BUG UNDER_TEST FAIL_ON_OTHER LOGS
 
 # Console lines that start a kernel report (after the "[time][caller] "
 # prefix), from the one table of reports, host/report-patterns (read by
@@ -127,16 +134,44 @@ series_hash() {
 # series already, else a patched copy in the cache (host/kernel.sh records
 # which in the .tree file). An EXTRA_CONFIG kernel has its own build.
 kernel_tree() {
-	if [ -n "$KERNEL_SRC" ]; then
-		cat "$RIG_CACHE/linux-$(src_version).tree" 2>/dev/null || echo "$RIG_CACHE/linux-$(src_version)"
-	else
-		echo "$RIG_CACHE/linux-$(src_version)"
-	fi
+	local t="$RIG_CACHE/linux-$(src_version)"
+	[ -z "$KERNEL_SRC" ] || t=$(cat "$t.tree" 2>/dev/null || echo "$t")
+	echo "$t${BUG:+-bug-$BUG}"
 }
+# A tree in the cache holds its builds (build-FLAVOR): kbuild then names the
+# sources relative to the build (srctree "..") and a copy of tree and build
+# builds incrementally (BUG=). A user's tree is never written to: its builds
+# live beside it in the cache.
 kernel_build() {
-	local x=
+	local x= t
 	[ -z "$EXTRA_CONFIG" ] || x="-x$(sha256sum <"$EXTRA_CONFIG" | cut -c1-8)"
-	echo "$RIG_CACHE/build-$(src_version)-$FLAVOR$x"
+	t=$(kernel_tree)
+	case $t in
+	"$RIG_CACHE"/*) echo "$t/build-$FLAVOR$x" ;;
+	*) echo "$RIG_CACHE/build-$(src_version)-$FLAVOR$x" ;;
+	esac
+}
+
+under_test_check() {
+	awk -F'\t' -v n="$UNDER_TEST" '!/^#/ && $1 == n {f = 1} END {exit !f}' "$RIG_ROOT/host/under-test" ||
+		die "unknown UNDER_TEST '$UNDER_TEST' (choose: $(grep -v '^#' "$RIG_ROOT/host/under-test" | cut -f1 | tr '\n' ' '))"
+	case $FAIL_ON_OTHER in 0 | 1) ;; *) die "FAIL_ON_OTHER must be 0 or 1 (got '$FAIL_ON_OTHER')" ;; esac
+}
+# the scheduler that scenarios written for cfq run on (- : their own)
+under_test_sched() { awk -F'\t' -v n="$UNDER_TEST" '!/^#/ && $1 == n {print $2}' "$RIG_ROOT/host/under-test"; }
+
+# The real-bug corpus: bugs/NAME/info (Subject, Commit, Class, Code, Expect,
+# ...: key: value lines), bugs/NAME/$KVER.patch (the revert of the fix) and,
+# where a public report exists, bugs/NAME/report.txt.
+bug_names() { local i; for i in "$RIG_ROOT"/bugs/*/info; do [ ! -f "$i" ] || basename "$(dirname "$i")"; done; }
+bug_patch() { echo "$RIG_ROOT/bugs/${1:-$BUG}/$KVER.patch"; }
+bug_info()  { sed -n "s/^$2: *//p" "$RIG_ROOT/bugs/$1/info" | head -n1; } # NAME KEY
+bug_check() {
+	[ -n "$BUG" ] || return 0
+	[ -f "$RIG_ROOT/bugs/$BUG/info" ] ||
+		die "unknown BUG '$BUG' (choose: $(bug_names | tr '\n' ' '))"
+	[ -f "$(bug_patch)" ] || die "BUG=$BUG has no revert for the $KVER line (bugs/$BUG/$KVER.patch)"
+	[ -z "$KERNEL_SRC" ] || die "BUG= reverts a fix in the package's tree; it does not go with KERNEL_SRC"
 }
 
 # Run a long command with its output in a log, printing one progress line

@@ -46,21 +46,22 @@ def num(v):
 
 
 def read_summary(path):
-    """A summary file: key=value lines, then finding/suppressed lines
-    (TAB-separated: finding, kind, title[, count=N | round, seed, ...])."""
-    facts, findings, suppressed = {}, [], []
+    """A summary file: key=value lines, then finding, suppressed and other
+    lines (TAB-separated: label, kind, title[, count=N | round, seed, ...];
+    the labels are host/suppress's). Returns facts and the three lists."""
+    facts, findings, suppressed, other = {}, [], [], []
     try:
         lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
     except OSError as e:
         die(f"cannot read {path}: {e.strerror}")
     for line in lines:
-        if line.startswith(("finding\t", "suppressed\t")):
+        if line.startswith(("finding\t", "suppressed\t", "other\t")):
             f = line.split("\t")
-            (findings if f[0] == "finding" else suppressed).append(f[1:])
+            {"finding": findings, "suppressed": suppressed, "other": other}[f[0]].append(f[1:])
         elif "=" in line:
             k, v = line.split("=", 1)
             facts[k] = v
-    return facts, findings, suppressed
+    return facts, findings, suppressed, other
 
 
 def read_table(path, cols):
@@ -132,7 +133,7 @@ KERNEL_KEYS = {"kernel": "hash", "release": "release", "series": "series",
 
 
 def run_json(run):
-    facts, findings, suppressed = read_summary(os.path.join(run, "summary"))
+    facts, findings, suppressed, other = read_summary(os.path.join(run, "summary"))
     ops, faults = results_log(os.path.join(run, "results.log"))
     first = classify_lines(run)
     con = os.path.join(run, "console.log")
@@ -162,13 +163,16 @@ def run_json(run):
         "slice_audit": facts.get("slice_audit"),
         "findings": [finding(f) for f in findings],
         "suppressed": [finding(f) for f in suppressed],
+        "other_findings": [finding(f) for f in other],
+        "under_test": facts.get("under_test", "cfq"),
     }
-    if "mutant" in facts:
-        out["mutant"] = facts["mutant"]
+    for k in ("mutant", "bug"):
+        if k in facts:
+            out[k] = facts[k]
     write_json(os.path.join(run, "summary.json"), out)
 
 
-def soak_object(facts, rounds, findings, kernel, ops, faults):
+def soak_object(facts, rounds, findings, kernel, ops, faults, others=()):
     """The summary.json object of a soak: ROUNDS and FINDINGS are lists of
     dicts (see doc/summary-json.md), paths relative to the soak directory;
     FINDINGS has every occurrence and is deduplicated here by title (the
@@ -195,6 +199,8 @@ def soak_object(facts, rounds, findings, kernel, ops, faults):
         "coverage": facts.get("coverage"),
         "slice_audit": facts.get("slice_audit"),
         "rounds": rounds, "findings": out_findings,
+        "other_findings": list({f["title"]: f for f in reversed(list(others))}.values())[::-1],
+        "under_test": facts.get("under_test", "cfq"), "bug": facts.get("bug"),
     }
 
 
@@ -204,7 +210,7 @@ def add_counts(total, more):
 
 
 def soak_json(soak):
-    facts, _, _ = read_summary(os.path.join(soak, "summary"))
+    facts = read_summary(os.path.join(soak, "summary"))[0]
     rounds, kernel, ops, faults, runs = [], {}, {}, {}, {}
     for r in read_table(os.path.join(soak, "rounds"), ROUND_COLS):
         d = f"r{r['round']:03d}"
@@ -227,7 +233,11 @@ def soak_json(soak):
         findings.append({"title": f["title"], "kind": f["kind"], "round": n, "seed": f["seed"],
                          "host": f["host"] or facts.get("host"), "uptime_s": up,
                          "log": f"r{n:03d}/console.log"})
-    write_json(os.path.join(soak, "summary.json"), soak_object(facts, rounds, findings, kernel, ops, faults))
+    others = [{"title": f["title"], "kind": f["kind"], "round": int(str(f["round"]).lstrip("r")),
+               "seed": f["seed"], "host": f["host"] or facts.get("host")}
+              for f in read_table(os.path.join(soak, "others"), FINDING_COLS)]
+    write_json(os.path.join(soak, "summary.json"),
+               soak_object(facts, rounds, findings, kernel, ops, faults, others))
 
 
 def merge(out, soaks):

@@ -47,6 +47,8 @@ case "${KMEMLEAK:-auto}" in auto | 0 | 1) ;; *) die "KMEMLEAK must be auto, 0 or
 	die "RUN_ID must be a relative name of letters, digits, . _ - and / (got '$RUN_ID')"
 flavor_fragments "$FLAVOR" >/dev/null
 cover_check
+under_test_check
+bug_check
 [ "$job" = --check ] && exit 0
 [ -f "$RIG_ROOT/guest/jobs/$job.sh" ] || die "unknown job '$job' (guest/jobs/*.sh)"
 for kv in "$@"; do
@@ -95,6 +97,9 @@ fi
 	echo "RIG_JOB=$job"
 	echo "RIG_RUN_ID=$RUN_ID"
 	echo "RIG_REPORT_RE='$REPORT_RE'"
+	echo "RIG_UNDER_TEST=$UNDER_TEST"
+	echo "RIG_FAIL_ON_OTHER=$FAIL_ON_OTHER"
+	[ -z "$BUG" ] || echo "RIG_BUG=$BUG"
 	for kv in "$@"; do echo "${kv%%=*}='${kv#*=}'"; done
 } >"$r/rig/run.conf"
 cp "$r/rig/run.conf" "$run/run.conf"

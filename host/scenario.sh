@@ -131,6 +131,18 @@ plan)
 	[ -n "$s" ] || s=${seed:-}
 	[ -n "$s" ] || s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 	[ -n "$d" ] && { d=$(to_seconds "$d") || die "DURATION '$4' is not a time (60, 90s, 5m, 1h)"; }
+	# UNDER_TEST (host/under-test): a scenario written for the series'
+	# scheduler runs on the scheduler under test, without cfq's tunables
+	under_test_check
+	ut=$(under_test_sched)
+	if [ "$scheduler" = cfq ] && [ "$ut" != - ] && [ "$ut" != cfq ]; then
+		scheduler=$ut iosched=''
+		for i in "${!stressors[@]}"; do
+			[[ "${stressors[i]#*|}" != tunables@* ]] || { unset "stressors[i]"; continue; }
+			# the switcher draws the scheduler under test twice as often
+			stressors[i]=${stressors[i]/--scheds /--scheds $ut,}
+		done
+	fi
 	# FAULTS="a b" overrides the scenario's fault sets (make test, repro)
 	if [ -n "${FAULTS:-}" ]; then faults=$(fault_list "$FAULTS") || die "FAULTS: $faults"; fi
 	# the fault sets, checked and turned into the guest's fault code once
@@ -147,6 +159,7 @@ plan)
 	echo "PLAN_IOSCHED='$iosched'"
 	echo "PLAN_FAULTS='$faults'"
 	echo "PLAN_KMEMLEAK='$kmemleak'"
+	echo "PLAN_UNDER_TEST='$UNDER_TEST'"
 	echo "PLAN_N=${#stressors[@]}"
 	i=0
 	for st in "${stressors[@]}"; do i=$((i + 1)); echo "PLAN_S$i='${st#*|}'"; done

@@ -90,6 +90,8 @@ case "$total" in
 *s) secs=${total%s} ;; *m) secs=$((${total%m} * 60)) ;; *h) secs=$((${total%h} * 3600)) ;; *) secs=$total ;;
 esac
 [ "$secs" -ge 30 ] || die "DURATION must be at least 30 s (got '$total')"
+under_test_check
+bug_check
 case "${KEEP_GOING:-0}" in 0 | 1) ;; *) die "KEEP_GOING must be 0 or 1 (got '$KEEP_GOING')" ;; esac
 VCPUS=${VCPUS:-2}
 [[ "$VCPUS" =~ ^[1-9][0-9]?$ ]] && [ "$VCPUS" -le 64 ] || die "VCPUS must be 1 to 64 (got '$VCPUS')"
@@ -199,8 +201,9 @@ reap() {
 		u=$((r_start[$round] - start + ${u:-$((SECONDS - r_start[$round]))}))
 		[ -n "$first_s" ] && [ "$first_s" -le "$u" ] || first_s=$u
 	fi
-	grep -P '^finding\t' "$rdir/summary" | while IFS=$'\t' read -r _ kind title _; do
-		printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$title" "$(rname "$round")" "${r_s[$round]}" "$host" >>"$dir/findings"
+	grep -P '^(finding|other)\t' "$rdir/summary" | while IFS=$'\t' read -r label kind title _; do
+		printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$title" "$(rname "$round")" "${r_s[$round]}" "$host" \
+			>>"$dir/$([ "$label" = other ] && echo others || echo findings)"
 	done || true
 	say "soak $id: round $round ended $rstat: $rops ops in $((SECONDS - r_start[$round])) s (seed ${r_s[$round]})"
 	if [ "$rc" != 0 ]; then
@@ -230,7 +233,7 @@ while :; do
 	fi
 done
 sort -n -o "$dir/rounds" "$dir/rounds"
-[ ! -f "$dir/findings" ] || sort -t$'\t' -k3,3 -s -o "$dir/findings" "$dir/findings"
+for t in findings others; do [ ! -f "$dir/$t" ] || sort -t$'\t' -k3,3 -s -o "$dir/$t" "$dir/$t"; done
 
 # what the slice audit checked, over every round
 audit=$(audit_totals "$dir"/r*/results.log)
@@ -249,9 +252,13 @@ audit=$(audit_totals "$dir"/r*/results.log)
 	echo "vcpus=$VCPUS"
 	echo "host=$host"
 	echo "started=$started"
+	echo "kver=$KVER"
+	echo "under_test=$UNDER_TEST"
+	[ -z "$BUG" ] || echo "bug=$BUG"
 	[ ! -f "$dir/coverage.txt" ] || echo "coverage=$(head -n1 "$dir/coverage.txt" | sed 's/^coverage [^:]*: //')"
 	[ -z "$audit" ] || echo "slice_audit=$audit"
 	[ -f "$dir/findings" ] && awk -F'\t' '!seen[$2]++' "$dir/findings" | sed 's/^/finding\t/'
+	[ -f "$dir/others" ] && awk -F'\t' '!seen[$2]++' "$dir/others" | sed 's/^/other\t/'
 } >"$dir/summary"
 python3 "$RIG_ROOT/host/results.py" soak "$dir" || say "soak $id: no summary.json (host/results.py failed)"
 dur=$((SECONDS - start))
@@ -276,6 +283,8 @@ if [ -f "$dir/findings" ]; then
 	echo "       or:  make repro SCENARIO=$r_scn SEED=$(head -n1 "$dir/findings" | cut -f4)" \
 		"${fl1}FAULTS='$(plan_value "$p1" FAULTS)' REPRO_DURATION=$(plan_value "$p1" DURATION)"
 fi
+[ ! -f "$dir/others" ] || awk -F'\t' '!seen[$2]++ {printf " other kernel finding (outside UNDER_TEST=%s; FAIL_ON_OTHER=1 counts it): [%s] %s  (%s)\n", ut, $1, $2, $3}' \
+	ut="$UNDER_TEST" "$dir/others" | head -5
 [ ! -f "$dir/coverage.txt" ] || { cut -c1-400 "$dir/coverage.txt" | sed 's/^/ /'; echo " coverage report: $dir/coverage/index.html"; }
 echo " logs: $dir (summary.json: doc/summary-json.md)"
 echo "========================================================================"

@@ -11,10 +11,15 @@ run=${1:-}
 shift
 con="$run/console.log" res="$run/results.log"
 
-findings=$("${CLASSIFY:-$RIG_ROOT/host/classify}" --count "$con" "$res")
-# reports the rig knows are artifacts of its own tools (host/known-issues)
-suppressed=$("$RIG_ROOT/host/suppress" --suppressed "$RIG_ROOT/host/known-issues" <<<"$findings")
-findings=$("$RIG_ROOT/host/suppress" "$RIG_ROOT/host/known-issues" <<<"$findings")
+# each finding labelled once (host/suppress): it counts; suppressed (a
+# known artifact, host/known-issues); or other (outside the code under test)
+conf() { sed -n "s/^RIG_$1='\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$run/run.conf" 2>/dev/null; }
+labelled=$("${CLASSIFY:-$RIG_ROOT/host/classify}" --count "$con" "$res" |
+	UNDER_TEST=$(conf UNDER_TEST) FAIL_ON_OTHER=$(conf FAIL_ON_OTHER) \
+		"$RIG_ROOT/host/suppress" --label "$RIG_ROOT/host/known-issues")
+findings=$(grep -P '^finding\t' <<<"$labelled" || true)
+suppressed=$(grep -P '^suppressed\t' <<<"$labelled" || true)
+other=$(grep -P '^other\t' <<<"$labelled" || true)
 done_line=$(grep -a '^RIG-DONE' "$res" | tail -n1)
 rig_boot=$(grep -a '^RIG-BOOT' "$res" | head -n1 || true)
 boot=$(sed -n 's/.* uptime=//p' <<<"$rig_boot")
@@ -57,7 +62,8 @@ audit=$(audit_totals "$res")
 	[ ! -f "$run/coverage.txt" ] || echo "coverage=$(head -n1 "$run/coverage.txt" | sed 's/^coverage [^:]*: //')"
 	[ -z "$audit" ] || echo "slice_audit=$audit"
 	[ -n "$findings" ] && printf '%s\n' "$findings"
-	[ -n "$suppressed" ] && printf '%s\n' "$suppressed" | sed 's/^finding/suppressed/'
+	[ -n "$suppressed" ] && printf '%s\n' "$suppressed"
+	[ -n "$other" ] && printf '%s\n' "$other"
 } >"$run/summary"
 python3 "$RIG_ROOT/host/results.py" run "$run" || say "summarize: no summary.json for $run (host/results.py failed)"
 
@@ -84,6 +90,7 @@ if [ -n "$findings" ]; then
 	printf '%s\n' "$findings" | awk -F'\t' '{printf "   [%s] %s (%s)\n", $2, $3, $4}' | head -15
 fi
 [ -n "$suppressed" ] && printf '%s\n' "$suppressed" | awk -F'\t' '{printf " suppressed (host/known-issues): %s\n", $3}'
+[ -n "$other" ] && printf '%s\n' "$other" | awk -F'\t' '{printf " other kernel finding (outside UNDER_TEST): %s (%s)\n", $3, $4}'
 echo " logs      $run/{console.log,results.log,summary,summary.json}"
 echo "------------------------------------------------------------------------"
 printf '%s\t%s\t%s\t%s\n' "${run#"$LOGS"/}" "$status" "$nfind" \

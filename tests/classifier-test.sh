@@ -111,6 +111,25 @@ got=$("$root/host/suppress" "$tmp/known" <"$tmp/f" | cut -f3 | tr '\n' '|')
 got=$("$root/host/suppress" --suppressed "$tmp/known" <"$tmp/f" | cut -f3 | tr '\n' '|')
 [ "$got" = "inconsistent lock state in crng_make_state|KCSAN: data-race in __mod_timer / run_timer_softirq|" ] &&
 	ok "suppress --suppressed lists the known issues" || { not_ok "suppress --suppressed lists the known issues"; echo "#   got: $got"; }
+# other kernel findings: outside the code under test (host/under-test)
+printf '%s\tbenign\n' '^KCSAN: data-race in bfq_limit_depth' >"$tmp/known2"
+printf 'finding\tkcsan\tKCSAN: data-race in blk_mq_run_hw_queue / blk_mq_run_hw_queue\nfinding\tkasan\tKASAN: use-after-free Read in bfq_idle_slice_timer_body\nfinding\thung\tINFO: task hung in blk_mq_freeze_queue_wait\nfinding\tkcsan\tKCSAN: data-race in bfq_limit_depth / bfq_add_bfqq_busy\n' >"$tmp/o"
+got=$("$root/host/suppress" --label "$tmp/known2" <"$tmp/o" | cut -f1 | tr '\n' ' ')
+[ "$got" = "other other finding suppressed " ] &&
+	ok "suppress: under cfq, a block-core race and a bfq report are other kernel findings" ||
+	{ not_ok "suppress: under cfq, a block-core race and a bfq report are other kernel findings"; echo "#   got: $got"; }
+got=$(UNDER_TEST=bfq "$root/host/suppress" --label "$tmp/known2" <"$tmp/o" | cut -f1 | tr '\n' ' ')
+[ "$got" = "other finding finding finding " ] &&
+	ok "suppress: UNDER_TEST=bfq counts bfq's report and race, whatever known-issues says" ||
+	{ not_ok "suppress: UNDER_TEST=bfq counts bfq's report and race"; echo "#   got: $got"; }
+got=$(UNDER_TEST=core "$root/host/suppress" --other "$tmp/known2" <"$tmp/o" | wc -l)
+[ "$got" = 0 ] && ok "suppress: UNDER_TEST=core has no other kernel finding in the block layer" ||
+	{ not_ok "suppress: UNDER_TEST=core has no other kernel finding"; echo "#   got: $got"; }
+got=$(FAIL_ON_OTHER=1 "$root/host/suppress" "$tmp/known2" <"$tmp/o" | wc -l)
+[ "$got" = 3 ] && ok "suppress: FAIL_ON_OTHER=1 counts the other kernel findings" ||
+	{ not_ok "suppress: FAIL_ON_OTHER=1 counts the other kernel findings"; echo "#   got: $got"; }
+rc=0; UNDER_TEST=xfs "$root/host/suppress" "$tmp/known2" </dev/null 2>/dev/null || rc=$?
+[ "$rc" = 2 ] && ok "suppress: an unknown UNDER_TEST exits 2" || not_ok "suppress: an unknown UNDER_TEST exits 2 (got $rc)"
 "$root/host/suppress" >/dev/null 2>&1 </dev/null; rc=$?
 [ "$rc" = 2 ] && ok "suppress without a file exits 2" || not_ok "suppress without a file exits 2 (got $rc)"
 

@@ -232,7 +232,7 @@ while :; do
 			reports=$n
 			sleep 5
 			dmesg >/tmp/dmesg.log
-			real=$(classify /tmp/dmesg.log | suppress /rig/known-issues | cut -f3 | head -n1)
+			real=$(classify /tmp/dmesg.log | UNDER_TEST=${RIG_UNDER_TEST:-cfq} FAIL_ON_OTHER=${RIG_FAIL_ON_OTHER:-0} suppress /rig/known-issues | cut -f3 | head -n1)
 			if [ -n "$real" ]; then
 				end_round "kernel report seen at ${el} s: $real"
 				break
