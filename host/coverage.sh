@@ -4,8 +4,9 @@
 # usage: host/coverage.sh collect RUN_DIR BUILD_DIR
 #          take the gcda blocks out of RUN_DIR/results.log (guest/lib.sh
 #          rig_gcov_dump), then write RUN_DIR/coverage.info (lcov tracefile,
-#          lines, branches, functions of cfq-iosched.c) and RUN_DIR/coverage/
-#          (genhtml). No gcda in the log: prints "coverage missing" and
+#          lines, branches, functions of cfq-iosched.c), RUN_DIR/coverage/
+#          (genhtml) and RUN_DIR/reach (FILE TAB FUNCTION: every block/
+#          function the round ran, host/reach.sh). No gcda in the log: prints "coverage missing" and
 #          writes no tracefile (missing, not 0 %).
 #        host/coverage.sh merge OUT_DIR INFO...
 #          OUT_DIR/coverage.info as the union of the tracefiles, and its report
@@ -92,6 +93,10 @@ collect)
 	fi
 	"${LCOV[@]}" --capture --directory "$run/gcov" --output-file "$run/coverage.all.info" >"$run/coverage.log" 2>&1 ||
 		{ cat "$run/coverage.log" >&2; die "coverage: lcov --capture failed"; }
+	# the round's reach: every block function it ran (host/reach.sh)
+	awk '/^SF:/ { f = $0; sub(/.*\//, "", f) }
+		/^FNDA:/ { split(substr($0, 6), a, ","); if (a[1] > 0) print f "\t" a[2] }' \
+		"$run/coverage.all.info" | sort -u >"$run/reach"
 	"${LCOV[@]}" --extract "$run/coverage.all.info" "*/$SRC" --output-file "$run/coverage.info" >>"$run/coverage.log" 2>&1 ||
 		die "coverage: lcov --extract failed (see $run/coverage.log)"
 	rm -f "$run/coverage.all.info"

@@ -32,30 +32,6 @@ frags=$(flavor_fragments "$FLAVOR")
 mkdir -p "$RIG_CACHE"
 want=$(series_hash)
 
-# the first patch of PATCH... that does not apply in order onto a scratch
-# copy of the files they touch in TREE: "name: file: Hunk #n FAILED at l"
-series_failure() { # TREE PATCH...
-	local t=$1 tmp p f out
-	shift
-	tmp=$(mktemp -d)
-	for f in $(sed -n 's|^+++ b/||p' "$@" | sort -u); do
-		[ ! -f "$t/$f" ] || install -D -m 644 "$t/$f" "$tmp/$f"
-	done
-	for p in "$@"; do
-		for f in $(grep -A1 '^--- /dev/null' "$p" | sed -n 's|^+++ b/||p'); do
-			[ ! -e "$tmp/$f" ] || { echo "$(basename "$p"): $f: the tree has it already (another version of the series?)"; rm -rf "$tmp"; return; }
-		done
-		if ! out=$(patch -d "$tmp" -p1 -f --no-backup-if-mismatch -r - <"$p" 2>&1); then
-			awk -v p="$(basename "$p")" '/^patching file / {f = $3}
-				/FAILED at|can.t find file/ {sub(/\.$/, ""); print p ": " f ": " $0}' <<<"$out" | head -n5
-			[ -n "$out" ] || echo "$(basename "$p"): does not apply"
-			rm -rf "$tmp"
-			return
-		fi
-	done
-	rm -rf "$tmp"
-}
-
 # how many patches of the series (from the first) TREE carries already
 series_carried() { # TREE
 	local n k i tmp f ok ps
@@ -169,39 +145,43 @@ $(series_failure "$tree" "$p")"
 	fi
 }
 
-# 1+2 with BUG=: the built package tree, copied, and the revert of the fix
-bug_tree() {
-	local base base_build p vstamp e f
-	base_build=$(BUG='' "$RIG_ROOT/host/kernel.sh" | tail -n1)
+# 1+2 with BUG= (or RIG_PATCHES): a variant, the built package tree copied
+# with the variant's patches on top
+variant_tree() {
+	local base base_build vstamp e f fail ps
+	mapfile -t ps < <(variant_patches)
+	base_build=$(BUG='' RIG_PATCHES='' "$RIG_ROOT/host/kernel.sh" | tail -n1)
 	base=$(dirname "$base_build")
-	p=$(bug_patch)
 	cache_lock "$(basename "$base")"
 	cache_lock "$(basename "$tree")"
-	vstamp="$(cat "$base/.rig-series/hash") $(sha256sum <"$p" | cut -c1-12)"
-	if [ "$(cat "$tree/.rig-bug" 2>/dev/null)" != "$vstamp" ]; then
-		patch -d "$base" -p1 -s -f --dry-run <"$p" >/dev/null ||
-			die "BUG=$BUG: bugs/$BUG/$KVER.patch does not apply to linux-source $ver:
-$(series_failure "$base" "$p")"
-		say "kernel: BUG=$BUG: copying $base (hard links) and reverting the fix"
+	vstamp="$(cat "$base/.rig-series/hash") $(cat "${ps[@]}" | sha256sum | cut -c1-12)"
+	if [ "$(cat "$tree/.rig-variant" 2>/dev/null)" != "$vstamp" ]; then
+		fail=$(series_failure "$base" "${ps[@]}")
+		[ -z "$fail" ] || die "${BUG:+BUG=$BUG: }a variant patch does not apply to linux-source $ver:
+$fail"
+		say "kernel: variant $(basename "$tree"): copying $base (hard links), then ${#ps[@]} patch(es)"
 		rm -rf "$tree" && mkdir -p "$tree"
 		for e in "$base"/* "$base"/.[!.]*; do
 			[ -e "$e" ] && [[ "${e##*/}" != build-* ]] || continue
 			cp -al "$e" "$tree/"
 		done
-		# unlink what the revert changes: the base tree stays as it is
-		for f in $(sed -n 's|^+++ b/||p' "$p" | sort -u); do
-			cp -p "$tree/$f" "$tree/$f.rig" && mv -f "$tree/$f.rig" "$tree/$f"
+		# unlink what the patches change: the base tree stays as it is
+		for f in $(sed -n 's|^+++ b/||p' "${ps[@]}" | sort -u); do
+			[ ! -f "$tree/$f" ] || { cp -p "$tree/$f" "$tree/$f.rig" && mv -f "$tree/$f.rig" "$tree/$f"; }
 		done
-		patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$p" >/dev/null
-		echo "$vstamp" >"$tree/.rig-bug"
+		for f in "${ps[@]}"; do patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$f" >/dev/null; done
+		echo "$vstamp" >"$tree/.rig-variant"
 	fi
 	if [ ! -f "$build/.rig-stamp" ]; then
-		say "kernel: BUG=$BUG: copying the $FLAVOR build $base_build"
+		say "kernel: variant $(basename "$tree"): copying the $FLAVOR build $base_build"
 		rm -rf "$build" && cp -a "$base_build" "$build"
+		# objtool's own build (tools/) names its files by absolute paths:
+		# rename them, or objtool and then every object are built again
+		grep -rlIF "$base/" "$build/tools" | xargs -r sed -i "s|$base/|$tree/|g"
 	fi
 }
 
-if [ -n "$BUG" ]; then bug_tree
+if [ -n "$BUG$RIG_PATCHES" ]; then variant_tree
 elif [ -n "$KERNEL_SRC" ]; then user_tree
 else package_tree; fi
 
@@ -211,8 +191,10 @@ stamp="$ver series=$want flavor=$FLAVOR config=$(cat $frags | sha256sum | cut -c
 # shellcheck disable=SC2086
 kargs=$(kcsan_args "$tree" $frags | tr '\n' ' ')
 [ -z "$kargs" ] || stamp="$stamp kcsan=$(sha256sum <<<"$kargs" | cut -c1-12)"
+# shellcheck disable=SC2086
+! fragments_on CONFIG_GCOV_KERNEL $frags || stamp="$stamp gcov=block"
 [ -z "$KERNEL_SRC" ] || stamp="$stamp tree=$tree"
-[ -z "$BUG" ] || stamp="$stamp bug=$BUG:$(sha256sum <"$(bug_patch)" | cut -c1-12)"
+[ -z "$BUG$RIG_PATCHES" ] || stamp="$stamp variant=${BUG:-}:$(variant_patches | xargs cat | sha256sum | cut -c1-12)"
 mkdir -p "$build"
 # objects of another tree are no base for an incremental build
 [ "$(sed -n 's/.* tree=//p' "$build/.rig-stamp" 2>/dev/null)" = "$(sed -n 's/.* tree=//p' <<<"$stamp")" ] ||
@@ -240,9 +222,9 @@ $missing${EXTRA_CONFIG:+
 
 say "kernel: building $FLAVOR kernel in $build (log: $build/build.log)"
 t0=$SECONDS
-# shellcheck disable=SC2046,SC2086 # gcov_args: no word, or one; kargs: words
+# shellcheck disable=SC2046,SC2086 # gcov_args, kargs: words
 if ! run_with_progress "kernel: make" "$build/build.log" \
-	make -C "$tree" O="$build" -j"$(nproc)" $(gcov_args "$build") $kargs bzImage modules; then
+	make -C "$tree" O="$build" -j"$(nproc)" $(gcov_args "$build" "$tree") $kargs bzImage modules; then
 	grep -E 'error|Error' "$build/build.log" | head -20 >&2
 	die "kernel build failed, see $build/build.log"
 fi

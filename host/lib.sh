@@ -136,7 +136,22 @@ series_hash() {
 kernel_tree() {
 	local t="$RIG_CACHE/linux-$(src_version)"
 	[ -z "$KERNEL_SRC" ] || t=$(cat "$t.tree" 2>/dev/null || echo "$t")
-	echo "$t${BUG:+-bug-$BUG}"
+	if [ -n "${RIG_PATCHES:-}" ]; then
+		echo "$t-v$(variant_patches | xargs cat | sha256sum | cut -c1-10)"
+	else
+		echo "$t${BUG:+-bug-$BUG}"
+	fi
+}
+# A kernel variant: the package's tree with patches on top, built as a copy
+# of the tree and its build (host/kernel.sh). Its patches: BUG's revert,
+# then RIG_PATCHES (files, space-separated; set by host/verify-fix.sh, a fix
+# to check, and host/bisect.sh, the first patches of a series).
+RIG_PATCHES=${RIG_PATCHES:-}
+export RIG_PATCHES
+variant_patches() {
+	local p
+	[ -z "$BUG" ] || bug_patch
+	for p in $RIG_PATCHES; do echo "$p"; done
 }
 # A tree in the cache holds its builds (build-FLAVOR): kbuild then names the
 # sources relative to the build (srctree "..") and a copy of tree and build
@@ -172,6 +187,38 @@ bug_check() {
 		die "unknown BUG '$BUG' (choose: $(bug_names | tr '\n' ' '))"
 	[ -f "$(bug_patch)" ] || die "BUG=$BUG has no revert for the $KVER line (bugs/$BUG/$KVER.patch)"
 	[ -z "$KERNEL_SRC" ] || die "BUG= reverts a fix in the package's tree; it does not go with KERNEL_SRC"
+}
+# the first patch of PATCH... that does not apply in order onto a scratch
+# copy of the files they touch in TREE: "name: file: Hunk #n FAILED at l"
+series_failure() { # TREE PATCH...
+	local t=$1 tmp p f out
+	shift
+	tmp=$(mktemp -d)
+	for f in $(sed -n 's|^+++ b/||p' "$@" | sort -u); do
+		[ ! -f "$t/$f" ] || install -D -m 644 "$t/$f" "$tmp/$f"
+	done
+	for p in "$@"; do
+		for f in $(grep -A1 '^--- /dev/null' "$p" | sed -n 's|^+++ b/||p'); do
+			[ ! -e "$tmp/$f" ] || { echo "$(basename "$p"): $f: the tree has it already (another version of the series?)"; rm -rf "$tmp"; return; }
+		done
+		if ! out=$(patch -d "$tmp" -p1 -f --no-backup-if-mismatch -r - <"$p" 2>&1); then
+			awk -v p="$(basename "$p")" '/^patching file / {f = $3}
+				/FAILED at|can.t find file/ {sub(/\.$/, ""); print p ": " f ": " $0}' <<<"$out" | head -n5
+			[ -n "$out" ] || echo "$(basename "$p"): does not apply"
+			rm -rf "$tmp"
+			return
+		fi
+	done
+	rm -rf "$tmp"
+}
+
+# does PATCH apply (after the variant's patches before it) to the package's
+# tree? The first failing hunk, or nothing
+patch_failure() { # PATCH...
+	local t
+	t="$RIG_CACHE/linux-$(src_version)"
+	[ -f "$t/Makefile" ] || return 0
+	series_failure "$t" "$@"
 }
 
 # Run a long command with its output in a log, printing one progress line
@@ -221,10 +268,17 @@ run_plan() { # DIR RUN_ID [RIG_KEY=VALUE ...]: one guest run of that plan
 		"RIG_DURATION=$d" "$@"
 }
 
-# gcov for the scheduler's object alone, on kernels built with GCOV_KERNEL
-# (make variables for the kernel build and for out-of-tree module builds)
-gcov_args() { # BUILD_DIR
-	! grep -qx 'CONFIG_GCOV_KERNEL=y' "$1/.config" 2>/dev/null || echo "GCOV_PROFILE_cfq-iosched.o=y"
+# gcov for the block layer's objects (block/*.c: the schedulers, blk-mq,
+# the elevator, blk-ioc, rq-qos) on kernels built with GCOV_KERNEL: make
+# variables for the kernel build. COVER=1 reports the scheduler's file; every
+# round's reach (the block functions it ran) is kept for REPORT= (host/reach.sh).
+gcov_args() { # BUILD_DIR TREE
+	local f
+	grep -qx 'CONFIG_GCOV_KERNEL=y' "$1/.config" 2>/dev/null || return 0
+	for f in "$2"/block/*.c; do
+		f=${f##*/}
+		echo "GCOV_PROFILE_${f%.c}.o=y"
+	done
 }
 
 # do config fragments FRAG... leave SYMBOL on (their last setting of it)?
