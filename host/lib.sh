@@ -175,6 +175,38 @@ under_test_check() {
 # the scheduler that scenarios written for cfq run on (- : their own)
 under_test_sched() { awk -F'\t' -v n="$UNDER_TEST" '!/^#/ && $1 == n {print $2}' "$RIG_ROOT/host/under-test"; }
 
+# Does a finding's title match one of the Expect: alternatives ("a / b")
+# of a mutant or a corpus bug? An alternative matches when each of its
+# words occurs in the title.
+title_expected() { # EXPECT TITLE
+	awk -v e="$1" -v t="$2" 'BEGIN {
+		t = tolower(t); gsub(/[:,()]/, " ", t); nt = split(t, tw, " ")
+		for (i = 1; i <= nt; i++) have[tw[i]] = 1
+		n = split(e, alt, " / ")
+		for (a = 1; a <= n; a++) {
+			s = tolower(alt[a]); gsub(/[:,()]/, " ", s); k = split(s, w, " "); ok = k > 0
+			for (i = 1; i <= k; i++) if (!(w[i] in have)) ok = 0
+			if (ok) exit 0
+		}
+		exit 1 }'
+}
+
+# Is finding title B the bug that report title A names? The same title, or
+# the same kind of report (the words before " in ", Read/Write aside) in
+# the same function, one name the prefix of the other (a body that one
+# build inlines and another does not: bfq_idle_slice_timer(_body)); a
+# report whose function the classifier could not name ("corrupted": a
+# posted excerpt without its trace) matches on its kind. KASAN and KFENCE
+# reports of one access are the same kind (the rig's kernels have KASAN).
+same_title() { # A B
+	awk -v a="$1" -v b="$2" '
+	function fn(t) { if (t !~ / in /) return ""; sub(/.* in /, "", t); sub(/[ .+].*/, "", t); return t }
+	function kind(t) { sub(/ in .*/, "", t); t = tolower(t); sub(/^(kasan|kfence): /, "", t); sub(/ (read|write)$/, "", t); return t }
+	BEGIN { fa = fn(a); fb = fn(b)
+		exit !(a == b || (fa != "" && fb != "" && kind(a) == kind(b) &&
+			(fa == "corrupted" || index(fa, fb) == 1 || index(fb, fa) == 1))) }'
+}
+
 # The real-bug corpus: bugs/NAME/info (Subject, Commit, Class, Code, Expect,
 # ...: key: value lines), bugs/NAME/$KVER.patch (the revert of the fix) and,
 # where a public report exists, bugs/NAME/report.txt.

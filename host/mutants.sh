@@ -43,21 +43,6 @@ if [ -n "$ONLY" ]; then
 	done
 fi
 
-# Does a finding's title match one of the Expect: alternatives ("a / b")?
-# An alternative matches when each of its words occurs in the title.
-expected() { # EXPECT TITLE
-	awk -v e="$1" -v t="$2" 'BEGIN {
-		t = tolower(t); gsub(/[:,()]/, " ", t); nt = split(t, tw, " ")
-		for (i = 1; i <= nt; i++) have[tw[i]] = 1
-		n = split(e, alt, " / ")
-		for (a = 1; a <= n; a++) {
-			s = tolower(alt[a]); gsub(/[:,()]/, " ", s); k = split(s, w, " "); ok = k > 0
-			for (i = 1; i <= k; i++) if (!(w[i] in have)) ok = 0
-			if (ok) exit 0
-		}
-		exit 1 }'
-}
-
 # The class of a mutant decides how it is hunted, as it would for a real,
 # unknown bug of that kind: a scenario name (SCENARIO@FLAVOR: on that
 # kernel), or job:NAME for a guest job.
@@ -153,7 +138,7 @@ hunt_one() { # NAME CLASS HUNT SEED BUDGET KO PATCH EXPECT
 		fi
 		rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null || echo 0)
 	fi
-	if [ "$result" = caught ] && ! expected "$expect" "$title"; then result=caught-other; fi
+	if [ "$result" = caught ] && ! title_expected "$expect" "$title"; then result=caught-other; fi
 	[ "$result" != missed ] || caught_all=0
 	# secs: time to the first finding (guest uptime of the first report
 	# plus earlier rounds), or the whole hunt when missed or unknown

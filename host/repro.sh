@@ -57,6 +57,9 @@ if [ -d "$LOGS/$1" ] || [ -d "$1" ] || [[ "$1" == */summary && -f "$1" ]]; then
 	# its own kernel: a soak's rounds need not all run on one flavor
 	rfl=$(sed -n 's/^flavor=//p' "$run/summary")
 	[ -z "$rfl" ] || { FLAVOR=$rfl && flavor_fragments "$FLAVOR" >/dev/null && cover_check; }
+	# and its corpus bug and code under test (run.conf: RIG_BUG, RIG_UNDER_TEST)
+	BUG=$(sed -n 's/^bug=//p' "$run/summary") && bug_check
+	UNDER_TEST=$(sed -n 's/^under_test=//p' "$run/summary") UNDER_TEST=${UNDER_TEST:-cfq} && under_test_check
 	n=${2:-3}
 	[ -n "$scn" ] && [ -n "$seed" ] || die "cannot tell scenario and seed of '$1'"
 else
@@ -159,7 +162,7 @@ echo " reproduced $hits of $n runs (clean $clean); wall seconds per hit:${times:
 if [ -n "$minimal" ]; then
 	echo " minimal scenario after $step steps ($TRIES tries each): $minimal"
 	grep -v '^#' "$minimal" | sed 's/^/   /'
-	echo " run it: make repro SCENARIO=$minimal SEED=$seed$([ "$FLAVOR" = debug ] || echo " FLAVOR=$FLAVOR")"
+	echo " run it: make repro SCENARIO=$minimal SEED=$seed$([ "$FLAVOR" = debug ] || echo " FLAVOR=$FLAVOR")${BUG:+ BUG=$BUG}$([ "$UNDER_TEST" = cfq ] || echo " UNDER_TEST=$UNDER_TEST")"
 fi
 echo " logs: $dir"
 echo "========================================================================"

@@ -22,9 +22,11 @@
 #   default what the host carries: cores / VCPUS and memory / MEM, at least
 #   1), VCPUS (per guest, default 2), SOAK_ID (the directory's name under
 #   LOGS; default soak-DATE-SCENARIO), RIG_HOST (the host's name in the
-#   summary); host/run.sh's settings (MEM, SILENCE, ACCEL, ...)
+#   summary), UNTIL_TITLE (go on until a finding with that title, same_title
+#   in host/lib.sh, comes back; others are recorded), UNDER_TEST, BUG;
+#   host/run.sh's settings (MEM, SILENCE, ACCEL, ...)
 # output: LOGS/SOAK_ID/{summary,summary.json,rounds,findings,rNNN/}
-# exit: 0 clean, 1 findings, 2 bad input
+# exit: 0 clean, 1 findings, 2 bad input (UNTIL_TITLE: 1 when it came back, else 0)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -138,7 +140,7 @@ id=$(basename "$dir")
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 say "soak $id: $name (${#rot[@]} scenario(s) in rotation), seed $seed, $secs s$([ -n "${ROUNDS:-}" ] && echo ", rounds $first-$last"), $JOBS guest(s) at once, $VCPUS vCPUs each$([ "${KEEP_GOING:-0}" = 1 ] && echo ', keep going')"
 
-start=$SECONDS ops=0 status=clean first_s='' next=$first stop='' done_n=0
+start=$SECONDS ops=0 status=clean first_s='' next=$first stop='' done_n=0 reproduced=
 declare -A pid_round=() r_start=() r_plan=() r_d=() r_s=() r_date=() r_fl=()
 # on an early exit (an error, ^C) the rounds still running go too, QEMU included
 kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
@@ -176,7 +178,7 @@ launch() {
 	r_plan[$round]=$tmp r_start[$round]=$SECONDS r_date[$round]=$(date -u +%Y-%m-%dT%H:%M:%SZ) r_fl[$round]=$r_flavor
 	FLAVOR=$r_flavor RIG_BUILD_DIR=${k_build[$r_flavor]} RIG_IMAGE_DIR=${k_image[$r_flavor]} \
 		MUTANT_KO=${k_ko[$r_flavor]:-} run_plan "$tmp" "$id/$(rname "$round")" \
-		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && echo 0 || echo 1)" >"$dir/round$round.out" 2>&1 &
+		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && [ -z "${UNTIL_TITLE:-}" ] && echo 0 || echo 1)" >"$dir/round$round.out" 2>&1 &
 	pid_round[$!]=$round
 }
 
@@ -206,6 +208,16 @@ reap() {
 			>>"$dir/$([ "$label" = other ] && echo others || echo findings)"
 	done || true
 	say "soak $id: round $round ended $rstat: $rops ops in $((SECONDS - r_start[$round])) s (seed ${r_s[$round]})"
+	# UNTIL_TITLE: only that finding (host/lib.sh same_title) ends the soak
+	if [ -n "${UNTIL_TITLE:-}" ]; then
+		rc=0
+		while IFS= read -r t; do
+			same_title "$UNTIL_TITLE" "$t" || continue
+			say "soak $id: round $round: the finding came back: $t"
+			[ -n "$reproduced" ] || reproduced="$(rname "$round")	$t"
+			stop=1
+		done < <(grep -P '^(finding|other)\t' "$rdir/summary" | cut -f3)
+	fi
 	if [ "$rc" != 0 ]; then
 		status=findings
 		if [ "${KEEP_GOING:-0}" != 1 ] && [ -z "$stop" ]; then
@@ -255,6 +267,8 @@ audit=$(audit_totals "$dir"/r*/results.log)
 	echo "kver=$KVER"
 	echo "under_test=$UNDER_TEST"
 	[ -z "$BUG" ] || echo "bug=$BUG"
+	[ -z "${UNTIL_TITLE:-}" ] || echo "until_title=$UNTIL_TITLE"
+	[ -z "$reproduced" ] || echo "reproduced=$reproduced"
 	[ ! -f "$dir/coverage.txt" ] || echo "coverage=$(head -n1 "$dir/coverage.txt" | sed 's/^coverage [^:]*: //')"
 	[ -z "$audit" ] || echo "slice_audit=$audit"
 	[ -f "$dir/findings" ] && awk -F'\t' '!seen[$2]++' "$dir/findings" | sed 's/^/finding\t/'
@@ -286,6 +300,8 @@ fi
 [ ! -f "$dir/others" ] || awk -F'\t' '!seen[$2]++ {printf " other kernel finding (outside UNDER_TEST=%s; FAIL_ON_OTHER=1 counts it): [%s] %s  (%s)\n", ut, $1, $2, $3}' \
 	ut="$UNDER_TEST" "$dir/others" | head -5
 [ ! -f "$dir/coverage.txt" ] || { cut -c1-400 "$dir/coverage.txt" | sed 's/^/ /'; echo " coverage report: $dir/coverage/index.html"; }
+[ -z "${UNTIL_TITLE:-}" ] || echo " looked for: $UNTIL_TITLE: $([ -n "$reproduced" ] && echo "came back in ${reproduced%%	*}" || echo "did not come back")"
 echo " logs: $dir (summary.json: doc/summary-json.md)"
 echo "========================================================================"
-[ "$status" = clean ]
+# UNTIL_TITLE: 1 when that finding came back, else 0
+if [ -n "${UNTIL_TITLE:-}" ]; then [ -z "$reproduced" ]; else [ "$status" = clean ]; fi

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The reach table: which block/ functions each scenario's rounds ran, from
+# soaks run with COVER=1 (every round keeps RUN_DIR/reach, host/coverage.sh).
+# host/report.sh reads it to pick the scenarios whose load reaches a
+# report's frames. The table the rig ships is stress/scenarios/reach.tsv,
+# made by the clean control of make realbugs (COVER=1, the default soak):
+#   host/reach.sh logs/realbugs-.../control-*/soak-* >stress/scenarios/reach.tsv
+#
+# usage: host/reach.sh SOAK_DIR...     (prints the table on stdout)
+# table: '#' comment lines, then SCENARIO TAB FILE TAB FUNCTION, sorted
+# exit: 0, 2 when no round of the soaks has a reach file
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -gt 0 ] || die "usage: host/reach.sh SOAK_DIR... (soaks run with COVER=1)"
+n=0
+out=$(for s in "$@"; do
+	[ -d "$s" ] || die "no soak directory '$s'"
+	for r in "$s"/r[0-9]*/; do
+		[ -s "$r/reach" ] && [ -f "$r/files/plan" ] || continue
+		scn=$(plan_value "$r/files/plan" SCENARIO)
+		sed "s/^/$scn\t/" "$r/reach"
+	done
+done | sort -u)
+[ -n "$out" ] || die "no round of $* has a reach file (run the soak with COVER=1)"
+echo "# made by: host/reach.sh on $(for s in "$@"; do basename "$s"; done | tr '\n' ' ')"
+echo "# scenario	file	function: each block/ function a round of the scenario ran"
+printf '%s\n' "$out"

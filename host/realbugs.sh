@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The real-bug corpus as a benchmark (bugs/NAME/: a fix of the kernel's own
+# history, reverted). Each bug is built as a kernel variant (BUG=NAME) and
+# hunted by the default soak, class-blind, with the code under test its
+# Code: line names; then, where a public report exists, from that report
+# alone (host/report.sh). A clean control runs the same soaks on the tree
+# with every fix in place. Prints a table and, per bug, how often it was
+# caught and how fast.
+#
+# usage: host/realbugs.sh [--check]
+# settings: ONLY=a,b (bug names; default all), SEEDS=3, BUDGET=1800 (s per
+#   soak), REPORTS=1 (also REPORT= runs), CONTROL=1 (the clean control; with
+#   COVER=1 its rounds record their reach, host/reach.sh), SCENARIO (hunt)
+# A bug whose revert does not apply (a new linux-source) is "does not
+# apply", never "missed". A finding that matches the bug's Expect: line is
+# "caught"; another finding in the code under test is "caught-other".
+# exit: 0 every bug applied was caught and the control is clean, 1 otherwise,
+#   2 bad input
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+check_only=''
+[ "${1:-}" != --check ] || { check_only=1; shift; }
+[ $# -eq 0 ] || die "usage: host/realbugs.sh [--check] (settings: ONLY SEEDS BUDGET REPORTS CONTROL)"
+kver_check
+flavor_fragments "$FLAVOR" >/dev/null
+cover_check
+SEEDS=${SEEDS:-3} BUDGET=${BUDGET:-1800} REPORTS=${REPORTS:-1} CONTROL=${CONTROL:-1} ONLY=${ONLY:-}
+SCENARIO=${SCENARIO:-hunt}
+[[ "$SEEDS" =~ ^[1-9][0-9]*$ ]] || die "SEEDS must be a positive number (got '$SEEDS')"
+[[ "$BUDGET" =~ ^[0-9]+$ ]] && [ "$BUDGET" -ge 30 ] || die "BUDGET must be at least 30 s (got '$BUDGET')"
+[[ "$REPORTS" =~ ^[01]$ ]] || die "REPORTS must be 0 or 1 (got '$REPORTS')"
+[[ "$CONTROL" =~ ^[01]$ ]] || die "CONTROL must be 0 or 1 (got '$CONTROL')"
+mapfile -t all < <(bug_names)
+[ "${#all[@]}" -gt 0 ] || die "no bugs in $RIG_ROOT/bugs"
+bugs=("${all[@]}")
+if [ -n "$ONLY" ]; then
+	bugs=()
+	for b in ${ONLY//,/ }; do
+		[ -f "$RIG_ROOT/bugs/$b/info" ] || die "ONLY: no bug '$b' (have: ${all[*]})"
+		bugs+=("$b")
+	done
+fi
+for b in "${bugs[@]}"; do
+	for k in Subject Commit Class Code Expect; do
+		[ -n "$(bug_info "$b" "$k")" ] || die "bugs/$b/info: no $k: line"
+	done
+	UNDER_TEST=$(bug_info "$b" Code) under_test_check
+done
+"$RIG_ROOT/host/soak.sh" --check "$SCENARIO" "${BUDGET}s" || exit 2
+[ -z "$check_only" ] || exit 0
+
+dir=$(new_dir "$LOGS/realbugs-$(date +%Y%m%d-%H%M%S)")
+table="$dir/table"
+fmt='%-34s %-13s %-15s %-11s %-7s %4s %-12s %6s %6s  %s\n'
+printf "$fmt" bug fix class code how seed result secs rounds "first finding" | tee "$table"
+ok_all=1
+# flavors the rotation boots: each bug's variant is built for every one
+flavors=$(sed 's/#.*//' "$RIG_ROOT/stress/scenarios/$SCENARIO.rot" 2>/dev/null | awk 'NF {print ($4 == "" || $4 == "-") ? f : $4}' f="$FLAVOR" | sort -u)
+[ -n "$flavors" ] || flavors=$FLAVOR
+
+# one row: a soak's outcome against the bug's Expect: line
+row() { # BUG HOW SEED SUMMARY EXPECT SECS_IF_UNKNOWN
+	local b=$1 how=$2 seed=$3 s=$4 expect=$5 result=missed title secs rounds
+	title=$(grep -P '^finding\t' "$s" 2>/dev/null | head -n1 | cut -f3 || true)
+	[ "$how" != report ] || title=$(sed -n 's/^reproduced=[^\t]*\t//p' "$s" 2>/dev/null)
+	if [ -n "$title" ]; then
+		result=caught
+		[ "$how" = report ] || title_expected "$expect" "$title" || result=caught-other
+	fi
+	secs=$(sed -n 's/^first_finding_s=//p' "$s" 2>/dev/null)
+	[[ "$secs" =~ ^[0-9]+$ ]] && [ "$result" != missed ] || secs=$6
+	rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null)
+	[ "$result" != missed ] || ok_all=0
+	printf "$fmt" "$b" "$(bug_info "$b" Commit | cut -c1-12)" "$(bug_info "$b" Class)" \
+		"$(bug_info "$b" Code)" "$how" "$seed" "$result" "$secs" "${rounds:-0}" "${title:--}" | tee -a "$table"
+}
+
+for b in "${bugs[@]}"; do
+	code=$(bug_info "$b" Code) expect=$(bug_info "$b" Expect)
+	fail=$(patch_failure "$(bug_patch "$b")")
+	if [ ! -f "$(bug_patch "$b")" ] || [ -n "$fail" ]; then
+		say "realbugs: $b: bugs/$b/$KVER.patch does not apply: ${fail:-no revert for $KVER}"
+		printf "$fmt" "$b" "$(bug_info "$b" Commit | cut -c1-12)" "$(bug_info "$b" Class)" "$code" - - \
+			"no-apply" - - "bugs/$b/$KVER.patch does not apply" | tee -a "$table"
+		continue
+	fi
+	t0=$SECONDS
+	for f in $flavors; do
+		FLAVOR=$f BUG=$b "$RIG_ROOT/host/kernel.sh" >"$dir/$b-build-$f.log" 2>&1 ||
+			{ say "realbugs: $b: the $f kernel did not build (see $dir/$b-build-$f.log)"; ok_all=0; continue 2; }
+	done
+	say "realbugs: $b: built in $((SECONDS - t0)) s ($flavors); code under test $code"
+	echo "build $b $((SECONDS - t0))" >>"$dir/builds"
+	for seed in $(seq "$SEEDS"); do
+		t0=$SECONDS
+		mkdir -p "$dir/$b-s$seed"
+		LOGS="$dir/$b-s$seed" SOAK_ID=soak BUG=$b UNDER_TEST=$code \
+			"$RIG_ROOT/host/soak.sh" "$SCENARIO" "${BUDGET}s" "$seed" >"$dir/$b-s$seed.out" 2>&1 || true
+		row "$b" soak "$seed" "$dir/$b-s$seed/soak/summary" "$expect" "$((SECONDS - t0))"
+		if [ "$REPORTS" = 1 ] && [ -f "$RIG_ROOT/bugs/$b/report.txt" ]; then
+			t0=$SECONDS rc=0
+			mkdir -p "$dir/$b-r$seed"
+			LOGS="$dir/$b-r$seed" BUG=$b MINIMIZE=0 SEED=$seed BUDGET=$BUDGET UNDER_TEST='' \
+				"$RIG_ROOT/host/report.sh" "$RIG_ROOT/bugs/$b/report.txt" >"$dir/$b-r$seed.out" 2>&1 || rc=$?
+			if [ "$rc" = 2 ]; then
+				printf "$fmt" "$b" - - "$code" report "$seed" "bad-report" - - "$(grep -m1 '^error:' "$dir/$b-r$seed.out" | cut -c1-60)" | tee -a "$table"
+			else
+				row "$b" report "$seed" "$(echo "$dir/$b-r$seed"/report-*/summary)" "$expect" "$((SECONDS - t0))"
+			fi
+		fi
+	done
+done
+
+# the control: the same soaks on the tree with every fix in place, once
+# per code under test of the corpus: no finding in the code under test
+if [ "$CONTROL" = 1 ]; then
+	for code in $(for b in "${bugs[@]}"; do bug_info "$b" Code; done | sort -u); do
+		t0=$SECONDS
+		mkdir -p "$dir/control-$code"
+		LOGS="$dir/control-$code" SOAK_ID=soak UNDER_TEST=$code KEEP_GOING=1 \
+			"$RIG_ROOT/host/soak.sh" "$SCENARIO" "${BUDGET}s" 1 >"$dir/control-$code.out" 2>&1 || true
+		s="$dir/control-$code/soak/summary" result=clean
+		[ "$(sed -n 's/^status=//p' "$s" 2>/dev/null)" = clean ] || { result=FLAGGED ok_all=0; }
+		[ -f "$s" ] || { result=no-summary ok_all=0; }
+		printf "$fmt" "control (every fix in)" - - "$code" soak 1 "$result" "$((SECONDS - t0))" \
+			"$(sed -n 's/^rounds=//p' "$s" 2>/dev/null)" "$(grep -P '^finding\t' "$s" 2>/dev/null | head -n1 | cut -f3 || echo -)" | tee -a "$table"
+	done
+fi
+
+# per bug and way of hunting: caught k/N, median and max seconds
+{
+	echo
+	printf '%-34s %-7s %-9s %8s %8s\n' bug how caught "median s" "max s"
+	awk 'NR > 1 && NF >= 8 && $5 ~ /^(soak|report)$/ && $1 !~ /^control/ {
+		k = $1 SUBSEP $5; key[k] = 1; n[k]++
+		if ($7 ~ /^caught/) { c[k]++; t[k] = t[k] " " $8 } }
+	END { for (k in key) { split(k, p, SUBSEP); m = split(t[k], v, " ")
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] + 0 < v[i] + 0) { x = v[i]; v[i] = v[j]; v[j] = x }
+		med = m ? ((m % 2) ? v[(m + 1) / 2] : int((v[m / 2] + v[m / 2 + 1]) / 2)) : "-"
+		printf "%-34s %-7s %-9s %8s %8s\n", p[1], p[2], (c[k] + 0) "/" n[k], med, m ? v[m] : "-" } }' "$table" | sort
+	[ ! -f "$dir/builds" ] || awk '{ s += $3; n++; if ($3 > m) m = $3 } END { if (n) printf "variant builds (warm cache, every flavor the soak boots): mean %d s, max %d s over %d bugs\n", s / n, m, n }' "$dir/builds"
+} | tee -a "$table"
+echo "table: $table"
+[ "$ok_all" = 1 ]
