@@ -77,17 +77,48 @@ cover-all:
 	@$(MAKE) -s deps stress
 	@host/cover-all.sh
 
-## repro    re-run a round N times: RUN=soak-.../r001 N=3, TITLE="..." (latest run with
+## repro    from a report: REPORT=FILE (a console log, dmesg or syzbot e-mail; BUDGET=1800)
+##          or re-run a round N times: RUN=soak-.../r001 N=3, TITLE="..." (latest run with
 ##          that finding), or SCENARIO=x SEED=n N=3
 ##          MINIMIZE=1: then drop stressors and fault sets while it still reproduces
 N ?= 3
 REPRO_ARGS = $(if $(RUN),"$(RUN)" "$(N)",$(if $(and $(TITLE),$(if $(SEED),,1)),"" "$(N)",\
 	     "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"))
 repro:
-	@[ -n "$(RUN)$(TITLE)$(SEED)" ] || { echo "error: make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }
+ifneq ($(REPORT),)
+	@host/report.sh --check "$(REPORT)"
+	@$(MAKE) -s deps stress
+	@host/report.sh "$(REPORT)"
+else
+	@[ -n "$(RUN)$(TITLE)$(SEED)" ] || { echo "error: make repro needs REPORT=FILE, RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }
 	@host/repro.sh --check $(REPRO_ARGS)
 	@$(MAKE) -s deps stress
 	@host/repro.sh $(REPRO_ARGS)
+endif
+
+## verify-fix  the finding comes back without FIX and never with it (the same rounds):
+##          FIX=PATCH [TITLE=...|REPORT=FILE|BUG=NAME] SEEDS=3 BUDGET=1800
+.PHONY: verify-fix bisect realbugs
+verify-fix:
+	@[ -n "$(FIX)" ] || { echo "error: make verify-fix needs FIX=PATCH" >&2; exit 2; }
+	@host/verify-fix.sh --check "$(FIX)"
+	@$(MAKE) -s deps stress
+	@host/verify-fix.sh "$(FIX)"
+
+## bisect   the first patch of SERIES=DIR with which the finding comes back:
+##          SERIES=DIR TITLE=...|REPORT=FILE|EXPECT=... SEED=1 BUDGET=1800
+bisect:
+	@[ -n "$(SERIES)" ] || { echo "error: make bisect needs SERIES=DIR" >&2; exit 2; }
+	@host/bisect.sh --check "$(SERIES)"
+	@$(MAKE) -s deps stress
+	@host/bisect.sh "$(SERIES)"
+
+## realbugs the real-bug corpus (bugs/) through the default soak and their reports:
+##          ONLY=a,b SEEDS=3 BUDGET=1800 REPORTS=1 CONTROL=1 (table in logs/realbugs-*/table)
+realbugs:
+	@host/realbugs.sh --check
+	@$(MAKE) -s deps stress
+	@host/realbugs.sh
 
 ## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600 (class hunt)
 ##          BLIND=1 BLIND_BUDGET=600 (the default soak too)

@@ -9,7 +9,8 @@
 #
 # usage: host/report.sh [--check | --analyse] FILE
 #   --check     check FILE and the settings, build nothing (exit 0 or 2)
-#   --analyse   print the analysis (title, code, frames, scenarios) and stop
+#   --analyse   print the analysis (title=, kind=, under_test=, scenarios=
+#               lines) and stop; REPORT_ROT=FILE: also write the rotation
 # settings: BUDGET (seconds of soak, default 1800), SEED (default random),
 #   UNDER_TEST (default: from the report's stack), MINIMIZE (default 1),
 #   BUG (a corpus bug the kernel carries), FLAVOR, KVER, LOGS
@@ -114,44 +115,35 @@ while IFS=$'\t' read -r s n h; do say "report:   $s reaches $n: ${h:--}"; done <
 say "report: scenarios: $(cut -d' ' -f1 "$tmp/report.rot" | tr '\n' ' ')- $pick_why"
 [ "$mode" = run ] || {
 	[ "$mode" = analyse ] && { echo "title=$title"; echo "kind=$kind"; echo "under_test=$code"
-		echo "scenarios=$(cut -d' ' -f1 "$tmp/report.rot" | tr '\n' ' ' | sed 's/ $//')"; }
+		echo "scenarios=$(cut -d' ' -f1 "$tmp/report.rot" | tr '\n' ' ' | sed 's/ $//')"
+		[ -z "${REPORT_ROT:-}" ] || cp "$tmp/report.rot" "$REPORT_ROT"; }
 	exit 0
 }
 
-# 5. build (125: this revision cannot be built), then soak until it comes back
-for f in $(awk '{print $4}' "$tmp/report.rot" | sed "s/^-$/$FLAVOR/" | sort -u); do
-	FLAVOR=$f "$RIG_ROOT/host/kernel.sh" >/dev/null || { say "report: the $f kernel did not build"; exit 125; }
-done
+# 5. soak the scenarios until it comes back (host/hunt.sh: 125 when the
+#    kernel does not build or boot)
 [ -n "$SEED" ] || SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 id="report-$(date +%Y%m%d-%H%M%S)-$code"
-cp "$tmp/report.rot" "$tmp/$id.rot"
 mkdir -p "$LOGS"
+cp "$tmp/report.rot" "$LOGS/$id.rot"
 cp "$file" "$LOGS/$id.report"
 say "report: soaking for at most $BUDGET s, seed $SEED, until '$title' comes back"
 rc=0
-UNTIL_TITLE=$title KEEP_GOING=1 SOAK_ID=$id UNDER_TEST=$code \
-	"$RIG_ROOT/host/soak.sh" "$tmp/$id.rot" "${BUDGET}s" "$SEED" || rc=$?
+UNTIL_TITLE=$title UNDER_TEST=$code HUNT_ID=$id \
+	"$RIG_ROOT/host/hunt.sh" "$LOGS/$id.rot" "$SEED" "$BUDGET" >"$tmp/hunt.out" || rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
 s="$LOGS/$id/summary"
-# 125: no round booted (the first round's guest never reached init)
-if [ "$(sed -n 's/^boot_to_init_s=//p' "$LOGS/$id/r001/summary" 2>/dev/null)" = none ] &&
-	[ "$(sed -n 's/^status=//p' "$LOGS/$id/r001/summary" 2>/dev/null)" = crash ]; then
-	say "report: the kernel did not boot (see $LOGS/$id/r001/console.log)"
-	exit 125
-fi
 rep=$(sed -n 's/^reproduced=//p' "$s")
-took=$(sed -n 's/^first_finding_s=//p' "$s")
 echo "------------------------------------------------------------------------"
 echo " report $file: $title"
 echo " code under test: $code; scenarios: $(cut -d' ' -f1 "$tmp/report.rot" | tr '\n' ' ')(seed $SEED)"
+echo " $(head -n1 "$tmp/hunt.out")"
 if [ -z "$rep" ]; then
-	echo " not reproduced in $(sed -n 's/^duration_s=//p' "$s") s, $(sed -n 's/^rounds=//p' "$s") rounds"
 	echo " again: make repro REPORT=$file SEED=$SEED BUDGET=$BUDGET${BUG:+ BUG=$BUG}"
 	echo "------------------------------------------------------------------------"
 	exit 0
 fi
 r=${rep%%$'\t'*}
-echo " reproduced: '${rep#*$'\t'}' in round $r after ${took:-?} s"
 echo " replay:  make repro RUN=$id/$r N=3"
 echo "------------------------------------------------------------------------"
 if [ "$MINIMIZE" = 1 ]; then

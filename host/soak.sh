@@ -23,7 +23,8 @@
 #   1), VCPUS (per guest, default 2), SOAK_ID (the directory's name under
 #   LOGS; default soak-DATE-SCENARIO), RIG_HOST (the host's name in the
 #   summary), UNTIL_TITLE (go on until a finding with that title, same_title
-#   in host/lib.sh, comes back; others are recorded), UNDER_TEST, BUG;
+#   in host/lib.sh, comes back; others are recorded), UNTIL_EXPECT (the
+#   same with Expect: words, title_expected), UNDER_TEST, BUG, RIG_PATCHES;
 #   host/run.sh's settings (MEM, SILENCE, ACCEL, ...)
 # output: LOGS/SOAK_ID/{summary,summary.json,rounds,findings,rNNN/}
 # exit: 0 clean, 1 findings, 2 bad input (UNTIL_TITLE: 1 when it came back, else 0)
@@ -178,7 +179,7 @@ launch() {
 	r_plan[$round]=$tmp r_start[$round]=$SECONDS r_date[$round]=$(date -u +%Y-%m-%dT%H:%M:%SZ) r_fl[$round]=$r_flavor
 	FLAVOR=$r_flavor RIG_BUILD_DIR=${k_build[$r_flavor]} RIG_IMAGE_DIR=${k_image[$r_flavor]} \
 		MUTANT_KO=${k_ko[$r_flavor]:-} run_plan "$tmp" "$id/$(rname "$round")" \
-		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && [ -z "${UNTIL_TITLE:-}" ] && echo 0 || echo 1)" >"$dir/round$round.out" 2>&1 &
+		"RIG_STOP_ON_SPLAT=$([ "${KEEP_GOING:-0}" = 1 ] && [ -z "${UNTIL_TITLE:-}${UNTIL_EXPECT:-}" ] && echo 0 || echo 1)" >"$dir/round$round.out" 2>&1 &
 	pid_round[$!]=$round
 }
 
@@ -208,11 +209,13 @@ reap() {
 			>>"$dir/$([ "$label" = other ] && echo others || echo findings)"
 	done || true
 	say "soak $id: round $round ended $rstat: $rops ops in $((SECONDS - r_start[$round])) s (seed ${r_s[$round]})"
-	# UNTIL_TITLE: only that finding (host/lib.sh same_title) ends the soak
-	if [ -n "${UNTIL_TITLE:-}" ]; then
+	# UNTIL_TITLE / UNTIL_EXPECT: only that finding (host/lib.sh
+	# same_title, title_expected) ends the soak
+	if [ -n "${UNTIL_TITLE:-}${UNTIL_EXPECT:-}" ]; then
 		rc=0
 		while IFS= read -r t; do
-			same_title "$UNTIL_TITLE" "$t" || continue
+			{ [ -n "${UNTIL_TITLE:-}" ] && same_title "$UNTIL_TITLE" "$t"; } ||
+				{ [ -n "${UNTIL_EXPECT:-}" ] && title_expected "$UNTIL_EXPECT" "$t"; } || continue
 			say "soak $id: round $round: the finding came back: $t"
 			[ -n "$reproduced" ] || reproduced="$(rname "$round")	$t"
 			stop=1
@@ -268,6 +271,7 @@ audit=$(audit_totals "$dir"/r*/results.log)
 	echo "under_test=$UNDER_TEST"
 	[ -z "$BUG" ] || echo "bug=$BUG"
 	[ -z "${UNTIL_TITLE:-}" ] || echo "until_title=$UNTIL_TITLE"
+	[ -z "${UNTIL_EXPECT:-}" ] || echo "until_expect=$UNTIL_EXPECT"
 	[ -z "$reproduced" ] || echo "reproduced=$reproduced"
 	[ ! -f "$dir/coverage.txt" ] || echo "coverage=$(head -n1 "$dir/coverage.txt" | sed 's/^coverage [^:]*: //')"
 	[ -z "$audit" ] || echo "slice_audit=$audit"
@@ -300,8 +304,8 @@ fi
 [ ! -f "$dir/others" ] || awk -F'\t' '!seen[$2]++ {printf " other kernel finding (outside UNDER_TEST=%s; FAIL_ON_OTHER=1 counts it): [%s] %s  (%s)\n", ut, $1, $2, $3}' \
 	ut="$UNDER_TEST" "$dir/others" | head -5
 [ ! -f "$dir/coverage.txt" ] || { cut -c1-400 "$dir/coverage.txt" | sed 's/^/ /'; echo " coverage report: $dir/coverage/index.html"; }
-[ -z "${UNTIL_TITLE:-}" ] || echo " looked for: $UNTIL_TITLE: $([ -n "$reproduced" ] && echo "came back in ${reproduced%%	*}" || echo "did not come back")"
+[ -z "${UNTIL_TITLE:-}${UNTIL_EXPECT:-}" ] || echo " looked for: ${UNTIL_TITLE:-$UNTIL_EXPECT}: $([ -n "$reproduced" ] && echo "came back in ${reproduced%%	*}" || echo "did not come back")"
 echo " logs: $dir (summary.json: doc/summary-json.md)"
 echo "========================================================================"
 # UNTIL_TITLE: 1 when that finding came back, else 0
-if [ -n "${UNTIL_TITLE:-}" ]; then [ -z "$reproduced" ]; else [ "$status" = clean ]; fi
+if [ -n "${UNTIL_TITLE:-}${UNTIL_EXPECT:-}" ]; then [ -z "$reproduced" ]; else [ "$status" = clean ]; fi
