@@ -31,7 +31,6 @@ SEED=${SEED:-1} BUDGET=${BUDGET:-1800} TITLE=${TITLE:-} REPORT=${REPORT:-} EXPEC
 kver_check
 bug_check
 [ -z "$KERNEL_SRC" ] || die "bisect builds variants of the package's tree; it does not go with KERNEL_SRC"
-[ -f "$RIG_CACHE/linux-$(src_version)/Makefile" ] || "$RIG_ROOT/host/kernel.sh" >/dev/null
 # the whole series must apply before any probe is built
 # shellcheck disable=SC2046 # patch paths have no spaces
 fail=$(patch_failure $(variant_patches) "${ps[@]}")

@@ -244,15 +244,27 @@ series_failure() { # TREE PATCH...
 	rm -rf "$tmp"
 }
 
-# does PATCH apply (after the variant's patches before it) to the package's
-# tree? The first failing hunk, or nothing
+# Do PATCH... apply, in order, on top of the series? The first failing hunk,
+# or nothing. Checked on the package's tree when it carries this series,
+# else on the files they touch, taken from the package's archive (a few
+# seconds, nothing built): bad input is found before any build.
 patch_failure() { # PATCH...
-	local t
+	local t tmp files
 	t="$RIG_CACHE/linux-$(src_version)"
-	[ -f "$t/Makefile" ] || return 0
-	series_failure "$t" "$@"
+	if [ "$(cat "$t/.rig-series/hash" 2>/dev/null)" = "$(series_hash)" ]; then
+		series_failure "$t" "$@"
+		return
+	fi
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2046 # patch paths have no spaces
+	files=$(sed -n 's|^+++ b/||p' $(series_files) "$@" | sort -u | sed "s|^|linux-source-$KVER/|")
+	# shellcheck disable=SC2086 # the archive's member names have no spaces
+	tar -xJf "$(src_tarball)" -C "$tmp" $files 2>/dev/null || true
+	mkdir -p "$tmp/linux-source-$KVER"
+	# shellcheck disable=SC2046
+	series_failure "$tmp/linux-source-$KVER" $(series_files) "$@"
+	rm -rf "$tmp"
 }
-
 # Run a long command with its output in a log, printing one progress line
 # every PROGRESS seconds: "label: elapsed, N lines of log, last: ...".
 run_with_progress() {

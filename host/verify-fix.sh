@@ -30,7 +30,6 @@ SEEDS=${SEEDS:-3} BUDGET=${BUDGET:-1800} TITLE=${TITLE:-} REPORT=${REPORT:-}
 kver_check
 bug_check
 [ -z "$KERNEL_SRC" ] || die "verify-fix builds variants of the package's tree; it does not go with KERNEL_SRC"
-[ -f "$RIG_CACHE/linux-$(src_version)/Makefile" ] || "$RIG_ROOT/host/kernel.sh" >/dev/null
 fix=$(realpath "$fix")
 # FIX must apply on top of this kernel's variant patches, before any build
 fail=$(patch_failure $(variant_patches) "$fix")

@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 pass=0 fail=0
-GROUPS_ALL="static inputs entry ktap kernelsrc classifier audit stress controls clean cfq smoke faults repro concurrency results mutant race"
+GROUPS_ALL="static inputs entry ktap kernelsrc classifier bugs audit stress controls clean cfq smoke faults repro concurrency results mutant race"
 ONLY=${ONLY:-}
 for g in ${ONLY//,/ }; do
 	case " $GROUPS_ALL " in *" $g "*) ;; *) echo "error: unknown test group '$g' (groups: $GROUPS_ALL)" >&2; exit 2 ;; esac
@@ -58,6 +58,7 @@ group entry       tests/entry-inputs.sh
 group ktap        tests/ktap.sh
 group kernelsrc   tests/kernel-src.sh
 group classifier  tests/classifier-test.sh
+group bugs        tests/bugs.sh
 group audit       tests/slice-audit.sh
 group stress      tests/stress-selftest.sh
 group controls    tests/guest-controls.sh

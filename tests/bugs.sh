@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The real-bug corpus and the report machinery, without a guest: every
+# bugs/NAME/ is complete and its revert applies on top of the series; every
+# public report is titled and names the bug's code under test; bad input to
+# REPORT=, FIX= and SERIES= exits 2 before any build; the title rules that
+# decide "the same finding came back".
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+. host/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok - bugs: $1"; }
+not_ok() { echo "not ok - bugs: $1"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+
+# 1. the corpus: complete entries, its spread, and each revert applies
+classes="use-after-free refcount timer-teardown lock-order irq-safety preemption lost-wakeup hang list-corruption data-race leak"
+mapfile -t bugs < <(bug_names)
+check "the corpus has at least 12 bugs (${#bugs[@]})" [ "${#bugs[@]}" -ge 12 ]
+n_classes=$(for b in "${bugs[@]}"; do bug_info "$b" Class; done | sort -u | wc -l)
+check "the corpus spans at least 6 classes ($n_classes)" [ "$n_classes" -ge 6 ]
+n_files=$(for b in "${bugs[@]}"; do bug_info "$b" Files; done | tr ' ' '\n' | grep '^block/' | sort -u | wc -l)
+check "the corpus touches at least 4 files of block/ ($n_files)" [ "$n_files" -ge 4 ]
+for b in "${bugs[@]}"; do
+	miss=''
+	for k in Subject Commit Release In-6.1 CVE Fixes Class Code Files Expect Report Load; do
+		[ -n "$(bug_info "$b" "$k")" ] || miss="$miss $k"
+	done
+	c=$(bug_info "$b" Class) code=$(bug_info "$b" Code)
+	[[ " $classes " == *" $c "* ]] || miss="$miss Class($c)"
+	UNDER_TEST=$code under_test_check 2>/dev/null || miss="$miss Code($code)"
+	[[ "$(bug_info "$b" Commit)" =~ ^[0-9a-f]{12,40}$ ]] || miss="$miss Commit"
+	[ -f "$(bug_patch "$b")" ] || miss="$miss $KVER.patch"
+	check "$b: info has every key and a known class and code${miss:+ (wrong:$miss)}" [ -z "$miss" ]
+	fail=$(patch_failure "$(bug_patch "$b")" 2>&1)
+	check "$b: its revert applies on top of the series${fail:+ ($fail)}" [ -z "$fail" ]
+	if [ -f "bugs/$b/report.txt" ]; then
+		out=$(UNDER_TEST='' host/report.sh --analyse "bugs/$b/report.txt" 2>&1)
+		got=$(sed -n 's/^under_test=//p' <<<"$out")
+		check "$b: its public report is titled and names its code, $code (got '${got:-none}': $(sed -n 's/^title=//p' <<<"$out"))" [ "$got" = "$code" ]
+	fi
+done
+[ ! -f bugs/live-ioc-clear-queue/fix.patch ] || {
+	fail=$(patch_failure "$(bug_patch live-ioc-clear-queue)" bugs/live-ioc-clear-queue/fix.patch 2>&1)
+	check "live-ioc-clear-queue: the backport applies on top of its window${fail:+ ($fail)}" [ -z "$fail" ]
+}
+
+# 2. bad input: exit 2 with a reason, nothing built (an empty RIG_CACHE stays empty)
+mkdir -p "$tmp/cache" "$tmp/logs"
+expect() { # NAME PATTERN CMD...
+	local name=$1 pat=$2 out rc
+	shift 2
+	out=$(RIG_CACHE="$tmp/cache" LOGS="$tmp/logs" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = 2 ] && grep -qE -- "$pat" <<<"$out" && [ -z "$(ls -A "$tmp/cache")" ]; then ok "$name (exit 2)"
+	else not_ok "$name (exit $rc, want 2 and /$pat/)"; sed 's/^/#   /' <<<"$out" | head -3; fi
+}
+printf 'hello\nthis is no kernel log\n' >"$tmp/prose.txt"
+printf '[  1.0] BUG: KASAN: use-after-free in ext4_find_entry+0x10/0x20\n[  1.0] Call Trace:\n[  1.0]  ext4_find_entry+0x10/0x20\n[  1.0]  ext4_lookup+0x10/0x20\n' >"$tmp/ext4.log"
+printf -- '--- a/block/blk-ioc.c\n+++ b/block/blk-ioc.c\n@@ -1,3 +1,3 @@\n-no such line\n+x\n context\n' >"$tmp/bad.patch"
+expect "REPORT: no such file" "no readable file" host/report.sh "$tmp/none.log"
+expect "REPORT: not a kernel log" "is not a kernel log: expected a console log" host/report.sh "$tmp/prose.txt"
+expect "REPORT: a stack with no block code asks for UNDER_TEST" "names no block code.*UNDER_TEST=" env UNDER_TEST= host/report.sh "$tmp/ext4.log"
+expect "REPORT: a bad BUDGET" "BUDGET must be at least 30" env BUDGET=5 host/report.sh "bugs/bfq-idle-timer-uaf/report.txt"
+expect "BUG: an unknown bug" "unknown BUG 'nosuch'" env BUG=nosuch host/kernel.sh
+expect "FIX: not a patch" "is not a patch" host/verify-fix.sh "$tmp/prose.txt"
+expect "FIX: a patch that does not apply" "does not apply on top of this kernel" env TITLE=x host/verify-fix.sh "$tmp/bad.patch"
+expect "verify-fix: no finding named" "needs the finding" host/verify-fix.sh "$(bug_patch live-ioc-clear-queue)"
+mkdir -p "$tmp/empty"
+expect "SERIES: no patches" "no \\*.patch" env TITLE=x host/bisect.sh "$tmp/empty"
+expect "UNDER_TEST: unknown" "unknown UNDER_TEST 'xfs'" env UNDER_TEST=xfs host/soak.sh smoke 1m
+expect "realbugs: an unknown bug" "ONLY: no bug 'nosuch'" env ONLY=nosuch host/realbugs.sh --check
+
+# 3. when has a finding come back? (host/lib.sh same_title, title_expected)
+same() { same_title "$1" "$2"; }
+differs() { ! same_title "$1" "$2"; }
+no_match() { ! title_expected "$1" "$2"; }
+check "same_title: KFENCE and KASAN reports of one access in one function" same "KFENCE: use-after-free read in bfq_exit_icq_bfqq" "KASAN: use-after-free Read in bfq_exit_icq_bfqq"
+check "same_title: an inlined body is the same function" same "KASAN: use-after-free Read in bfq_idle_slice_timer" "KASAN: use-after-free Read in bfq_idle_slice_timer_body"
+check "same_title: another kind of report is not" differs "KASAN: use-after-free Read in bt_iter" "KASAN: slab-out-of-bounds Read in bt_iter"
+check "same_title: another function is not" differs "WARNING in bfq_put_queue" "WARNING in cfq_put_queue"
+check "title_expected: one alternative's words all in the title" title_expected "use-after-free ioc_clear_queue / list_del corruption" "KASAN: use-after-free Write in ioc_clear_queue"
+check "title_expected: a word missing is no match" no_match "use-after-free bfq_exit_icq" "KASAN: use-after-free Read in bfq_exit_icq_bfqq"
