@@ -130,6 +130,23 @@ static int handle(int id, const char *arg)
 	return -1;
 }
 
+/* After a switch, read the disk's inflight and stat files, as iostat and
+ * monitoring tools do: both walk the tags' requests (blk_mq_in_flight), the
+ * walk that must not meet a request a scheduler switch just freed. */
+static void read_disk_stats(const char *path)
+{
+	static const char *const files[] = { "inflight", "stat" };
+	size_t l = strlen(path);
+	char p[4200], buf[512];
+
+	if (l < 15 || strcmp(path + l - 15, "queue/scheduler"))
+		return;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%.*s%s", (int)(l - 15), path, files[i]);
+		sysfs_read(p, buf, sizeof(buf));
+	}
+}
+
 struct step {
 	int q;
 	int invalid;
@@ -339,6 +356,7 @@ static void do_step(int idx, const struct step *s)
 		return;
 	}
 	stats_op(&st[idx], 0, lat);
+	read_disk_stats(path);
 	if (!readback)
 		return;
 	int n = sysfs_read(path, cur, sizeof(cur));
