@@ -100,10 +100,10 @@ endif
 ##          FIX=PATCH [TITLE=...|REPORT=FILE|BUG=NAME] SEEDS=3 BUDGET=1800
 .PHONY: verify-fix bisect realbugs
 verify-fix:
-	@[ -n "$(FIX)" ] || { echo "error: make verify-fix needs FIX=PATCH" >&2; exit 2; }
-	@host/verify-fix.sh --check "$(FIX)"
+	@[ -n "$(FIX)$(BUG)" ] || { echo "error: make verify-fix needs FIX=PATCH (or BUG=NAME: its own fix)" >&2; exit 2; }
+	@host/verify-fix.sh --check $(if $(FIX),"$(FIX)")
 	@$(MAKE) -s deps stress
-	@host/verify-fix.sh "$(FIX)"
+	@host/verify-fix.sh $(if $(FIX),"$(FIX)")
 
 ## bisect   the first patch of SERIES=DIR with which the finding comes back:
 ##          SERIES=DIR TITLE=...|REPORT=FILE|EXPECT=... SEED=1 BUDGET=1800

@@ -244,6 +244,18 @@ series_failure() { # TREE PATCH...
 	rm -rf "$tmp"
 }
 
+# A unified diff turned round (what `patch -R` applies): the fix a corpus
+# bug's revert undid, for verify-fix on that bug.
+patch_reverse() { # PATCH
+	awk '/^--- / { old = $0; next }
+		/^\+\+\+ / { sub(/^\+\+\+ b\//, "--- a/"); print; sub(/^--- a\//, "+++ b/", old); sub(/^--- a\//, "+++ b/"); print old; next }
+		/^@@ / { match($0, /^@@ -[0-9,]+ \+[0-9,]+ @@/); h = substr($0, 4, RLENGTH - 6); split(h, r, " ")
+			print "@@ -" substr(r[2], 2) " +" substr(r[1], 2) " @@" substr($0, RLENGTH + 1); next }
+		/^-/ { print "+" substr($0, 2); next }
+		/^\+/ { print "-" substr($0, 2); next }
+		{ print }' "$1"
+}
+
 # Do PATCH... apply, in order, on top of the series? The first failing hunk,
 # or nothing. Checked on the package's tree when it carries this series,
 # else on the files they touch, taken from the package's archive (a few

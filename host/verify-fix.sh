@@ -4,7 +4,8 @@
 # kernel "without" is this one (BUG= carries a corpus bug); "with" is a
 # variant with PATCH on top (host/kernel.sh, RIG_PATCHES).
 #
-# usage: host/verify-fix.sh [--check] PATCH       (make verify-fix FIX=PATCH)
+# usage: host/verify-fix.sh [--check] [PATCH]     (make verify-fix FIX=PATCH)
+#   PATCH  the fix; with BUG=NAME and no PATCH, that bug's own fix
 # the finding: TITLE=... (host/lib.sh same_title), or REPORT=FILE (its title,
 #   code under test and scenarios, host/report.sh --analyse), or with BUG=
 #   alone the bug's report, else its Expect: words
@@ -19,8 +20,18 @@ user_ut=${UNDER_TEST:-}
 
 check_only=''
 [ "${1:-}" != --check ] || { check_only=1; shift; }
-[ $# -eq 1 ] || die "usage: host/verify-fix.sh [--check] PATCH (make verify-fix FIX=PATCH [TITLE=...|REPORT=FILE])"
-fix=$1
+[ $# -le 1 ] || die "usage: host/verify-fix.sh [--check] [PATCH] (make verify-fix FIX=PATCH [TITLE=...|REPORT=FILE])"
+fix=${1:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# with BUG= and no PATCH: the bug's own fix (bugs/NAME/fix.patch, else its
+# revert turned round: the upstream fix)
+if [ -z "$fix" ]; then
+	bug_check
+	[ -n "$BUG" ] || die "verify-fix needs FIX=PATCH (or BUG=NAME: that bug's own fix)"
+	fix="$RIG_ROOT/bugs/$BUG/fix.patch"
+	[ -f "$fix" ] || { fix="$tmp/$BUG-fix.patch"; patch_reverse "$(bug_patch)" >"$fix"; }
+fi
 [ -f "$fix" ] && [ -r "$fix" ] || die "FIX: no readable patch '$fix'"
 grep -q '^+++ ' "$fix" || die "FIX: '$fix' is not a patch (no '+++ ' line)"
 SEEDS=${SEEDS:-3} BUDGET=${BUDGET:-1800} TITLE=${TITLE:-} REPORT=${REPORT:-}
@@ -30,14 +41,12 @@ SEEDS=${SEEDS:-3} BUDGET=${BUDGET:-1800} TITLE=${TITLE:-} REPORT=${REPORT:-}
 kver_check
 bug_check
 [ -z "$KERNEL_SRC" ] || die "verify-fix builds variants of the package's tree; it does not go with KERNEL_SRC"
-fix=$(realpath "$fix")
+[ "${fix#"$tmp"}" != "$fix" ] || fix=$(realpath "$fix")
 # FIX must apply on top of this kernel's variant patches, before any build
 fail=$(patch_failure $(variant_patches) "$fix")
 [ -z "$fail" ] || die "FIX: $fix does not apply on top of this kernel${BUG:+ (BUG=$BUG)}:
 $fail"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 rot=${SCENARIO:-hunt}
 [ -z "$REPORT" ] && [ -z "$TITLE" ] && [ -n "$BUG" ] && [ -f "$RIG_ROOT/bugs/$BUG/report.txt" ] && REPORT=$RIG_ROOT/bugs/$BUG/report.txt
 export UNTIL_TITLE='' UNTIL_EXPECT=''

@@ -30,17 +30,20 @@ for b in "${bugs[@]}"; do
 	[[ " $classes " == *" $c "* ]] || miss="$miss Class($c)"
 	UNDER_TEST=$code under_test_check 2>/dev/null || miss="$miss Code($code)"
 	[[ "$(bug_info "$b" Commit)" =~ ^[0-9a-f]{12,40}$ ]] || miss="$miss Commit"
-	[ -f "$(bug_patch "$b")" ] || miss="$miss $KVER.patch"
 	check "$b: info has every key and a known class and code${miss:+ (wrong:$miss)}" [ -z "$miss" ]
-	fail=$(patch_failure "$(bug_patch "$b")" 2>&1)
-	check "$b: its revert applies on top of the series${fail:+ ($fail)}" [ -z "$fail" ]
+	if [ -f "$(bug_patch "$b")" ]; then
+		fail=$(patch_failure "$(bug_patch "$b")" 2>&1)
+		check "$b: its revert applies on top of the series${fail:+ ($fail)}" [ -z "$fail" ]
+	else
+		ok "$b: no revert for the $KVER line # SKIP"
+	fi
 	if [ -f "bugs/$b/report.txt" ]; then
 		out=$(UNDER_TEST='' host/report.sh --analyse "bugs/$b/report.txt" 2>&1)
 		got=$(sed -n 's/^under_test=//p' <<<"$out")
 		check "$b: its public report is titled and names its code, $code (got '${got:-none}': $(sed -n 's/^title=//p' <<<"$out"))" [ "$got" = "$code" ]
 	fi
 done
-[ ! -f bugs/live-ioc-clear-queue/fix.patch ] || {
+[ ! -f "$(bug_patch live-ioc-clear-queue)" ] || {
 	fail=$(patch_failure "$(bug_patch live-ioc-clear-queue)" bugs/live-ioc-clear-queue/fix.patch 2>&1)
 	check "live-ioc-clear-queue: the backport applies on top of its window${fail:+ ($fail)}" [ -z "$fail" ]
 }
