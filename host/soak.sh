@@ -282,7 +282,9 @@ python3 "$RIG_ROOT/host/results.py" soak "$dir" || say "soak $id: no summary.jso
 dur=$((SECONDS - start))
 echo "========================================================================"
 echo " soak $id: $status after $done_n rounds, $dur s, $ops ops ($JOBS guest(s) at once: $((done_n * 3600 / (dur > 0 ? dur : 1))) rounds/hour)"
-echo " soak seed $seed: make soak SCENARIO=$scn SEED=$seed DURATION=$total replays it (ROUNDS=a-b: some rounds)"
+# the settings a replay needs besides scenario and seed
+again="$([ "$KVER" = 6.1 ] || echo "KVER=$KVER ")$([ "$FLAVOR" = debug ] || echo "FLAVOR=$FLAVOR ")${BUG:+BUG=$BUG }$([ "$UNDER_TEST" = cfq ] || echo "UNDER_TEST=$UNDER_TEST ")${FAULTS:+FAULTS='$FAULTS' }"
+echo " soak seed $seed: ${again}make soak SCENARIO=$scn SEED=$seed DURATION=$total replays it (ROUNDS=a-b: some rounds)"
 echo " rounds (round, seed, seconds, status, ops, wall seconds, scenario, faults, host, flavor):"
 cut -f1-9,11 "$dir/rounds" | sed 's/^/   /' | tail -10
 [ -z "$audit" ] || echo " slice audit: $audit"
@@ -291,14 +293,14 @@ if [ -f "$dir/findings" ]; then
 	echo " first finding after ${first_s} s"
 	awk -F'\t' '!seen[$2]++ {printf "   [%s] %s  (%s, seed %s)\n", $1, $2, $3, $4}' "$dir/findings" | head -15
 	r1=$(head -n1 "$dir/findings" | cut -f3)
-	echo " reproduce: make repro RUN=${dir#"$LOGS"/}/$r1 N=3   (MINIMIZE=1: smallest scenario)"
+	echo " reproduce: make repro RUN=${dir#"$LOGS"/}/$r1 N=3   (MINIMIZE=1: smallest scenario; the run keeps BUG, UNDER_TEST, FLAVOR)"
 	# the same round from its scenario: its name (or the .scn path given),
 	# seed, fault sets and length, as the rotation ran it
 	p1=$dir/$r1/files/plan r_scn=$(plan_value "$p1" SCENARIO)
 	[ -f "$RIG_ROOT/stress/scenarios/$r_scn.scn" ] || r_scn=$file
 	fl1=$(sed -n 's/^flavor=//p' "$dir/$r1/summary")
 	[ "$fl1" = debug ] && fl1='' || fl1="FLAVOR=$fl1 "
-	echo "       or:  make repro SCENARIO=$r_scn SEED=$(head -n1 "$dir/findings" | cut -f4)" \
+	echo "       or:  ${BUG:+BUG=$BUG }$([ "$UNDER_TEST" = cfq ] || echo "UNDER_TEST=$UNDER_TEST ")make repro SCENARIO=$r_scn SEED=$(head -n1 "$dir/findings" | cut -f4)" \
 		"${fl1}FAULTS='$(plan_value "$p1" FAULTS)' REPRO_DURATION=$(plan_value "$p1" DURATION)"
 fi
 [ ! -f "$dir/others" ] || awk -F'\t' '!seen[$2]++ {printf " other kernel finding (outside UNDER_TEST=%s; FAIL_ON_OTHER=1 counts it): [%s] %s  (%s)\n", ut, $1, $2, $3}' \
