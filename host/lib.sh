@@ -134,7 +134,8 @@ series_hash() {
 # series already, else a patched copy in the cache (host/kernel.sh records
 # which in the .tree file). An EXTRA_CONFIG kernel has its own build.
 kernel_tree() {
-	local t="$RIG_CACHE/linux-$(src_version)"
+	local t
+	t="$RIG_CACHE/linux-$(src_version)"
 	[ -z "$KERNEL_SRC" ] || t=$(cat "$t.tree" 2>/dev/null || echo "$t")
 	if [ -n "${RIG_PATCHES:-}" ]; then
 		echo "$t-v$(variant_patches | xargs cat | sha256sum | cut -c1-10)"
@@ -158,7 +159,7 @@ variant_patches() {
 # builds incrementally (BUG=). A user's tree is never written to: its builds
 # live beside it in the cache.
 kernel_build() {
-	local x= t
+	local x='' t
 	[ -z "$EXTRA_CONFIG" ] || x="-x$(sha256sum <"$EXTRA_CONFIG" | cut -c1-8)"
 	t=$(kernel_tree)
 	case $t in
@@ -211,6 +212,7 @@ same_title() { # A B
 # ...: key: value lines), bugs/NAME/$KVER.patch (the revert of the fix) and,
 # where a public report exists, bugs/NAME/report.txt.
 bug_names() { local i; for i in "$RIG_ROOT"/bugs/*/info; do [ ! -f "$i" ] || basename "$(dirname "$i")"; done; }
+# shellcheck disable=SC2120 # NAME is optional (default BUG)
 bug_patch() { echo "$RIG_ROOT/bugs/${1:-$BUG}/$KVER.patch"; }
 bug_info()  { sed -n "s/^$2: *//p" "$RIG_ROOT/bugs/$1/info" | head -n1; } # NAME KEY
 bug_check() {

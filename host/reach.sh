@@ -13,7 +13,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || die "usage: host/reach.sh SOAK_DIR... (soaks run with COVER=1)"
-n=0
 out=$(for s in "$@"; do
 	[ -d "$s" ] || die "no soak directory '$s'"
 	for r in "$s"/r[0-9]*/; do

@@ -43,6 +43,7 @@ bug_check
 [ -z "$KERNEL_SRC" ] || die "verify-fix builds variants of the package's tree; it does not go with KERNEL_SRC"
 [ "${fix#"$tmp"}" != "$fix" ] || fix=$(realpath "$fix")
 # FIX must apply on top of this kernel's variant patches, before any build
+# shellcheck disable=SC2046 # patch paths have no spaces
 fail=$(patch_failure $(variant_patches) "$fix")
 [ -z "$fail" ] || die "FIX: $fix does not apply on top of this kernel${BUG:+ (BUG=$BUG)}:
 $fail"
