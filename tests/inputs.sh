@@ -155,7 +155,7 @@ expect "classify: --re with an unknown set" 2 "usage: host/classify" host/classi
 expect "make repro: bad SEED, no build" 2 "SEED 'abc' is not a number" make -s repro SCENARIO=smoke SEED=abc
 expect "make mutants: unknown mutant, no build" 2 "ONLY: no mutant 99" make -s mutants ONLY=99
 expect "make soak: unknown scenario, no build" 2 "unknown scenario 'typo'" make -s soak SCENARIO=typo
-expect "make repro: no RUN, TITLE or SEED" 2 "make repro needs RUN=..., TITLE=... or SCENARIO=... SEED=" make -s repro
+expect "make repro: no RUN, TITLE or SEED" 2 "make repro needs REPORT=FILE, RUN=..., TITLE=... or SCENARIO=... SEED=" make -s repro
 expect "repro --check: good input exits 0, nothing built or run" 0 "^$" host/repro.sh --check smoke 1 1 90s
 expect "mutants --check: good settings exit 0" 0 "^$" env ONLY=02,14 host/mutants.sh --check
 expect "defects: an unknown defect number" 2 "no defect matches '99'" host/defects.sh --check 99
