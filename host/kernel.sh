@@ -29,6 +29,9 @@ tree=$(kernel_tree)
 build=$(kernel_build)
 frags=$(flavor_fragments "$FLAVOR")
 [ -z "$EXTRA_CONFIG" ] || frags="$frags $(realpath "$EXTRA_CONFIG")"
+# a corpus bug whose code the rig's config leaves out carries the symbols
+# it needs (bugs/NAME/config), merged into its variant alone
+[ -z "$BUG" ] || [ ! -f "$RIG_ROOT/bugs/$BUG/config" ] || frags="$frags $RIG_ROOT/bugs/$BUG/config"
 mkdir -p "$RIG_CACHE"
 want=$(series_hash)
 
