@@ -192,6 +192,14 @@ title_expected() { # EXPECT TITLE
 		exit 1 }'
 }
 
+# Are titles A and B the same kind of report (the words before " in ",
+# Read/Write and KASAN/KFENCE aside)?
+same_kind() { # A B
+	awk -v a="$1" -v b="$2" '
+	function kind(t) { sub(/ in .*/, "", t); t = tolower(t); sub(/^(kasan|kfence): /, "", t); sub(/ (read|write)$/, "", t); return t }
+	BEGIN { exit !(kind(a) == kind(b)) }'
+}
+
 # Is finding title B the bug that report title A names? The same title, or
 # the same kind of report (the words before " in ", Read/Write aside) in
 # the same function, one name the prefix of the other (a body that one
@@ -206,6 +214,34 @@ same_title() { # A B
 	BEGIN { fa = fn(a); fb = fn(b)
 		exit !(a == b || (fa != "" && fb != "" && kind(a) == kind(b) &&
 			(fa == "corrupted" || index(fa, fb) == 1 || index(fb, fa) == 1))) }'
+}
+
+# Frames of a console log: each "f+0x../0x.." line's function, in order,
+# once, without unreliable ones ("? f+0x..") and the generic ones (reporting, locking, interrupts, entry,
+# allocators); from line FROM on, at most MAX. One rule for a posted report
+# (host/report.sh) and for a round's console (finding_matches).
+GENERIC_FRAMES='^(dump_|show_stack|print_|kasan|__kasan|__asan|kfence|check_|_raw_|lock_|lockdep|__lock|mark_|__warn|warn_|report_bug|handle_bug|exc_|asm_|do_error_trap|die|__die|oops|panic|printk|vprintk|__wake_up|try_to_wake_up|do_raw_spin|spin_|queued_spin|kthread|ret_from_fork|worker_thread|process_one_work|smp_|__sysvec|sysvec_|irq_|handle_|__handle|el[01]|gic_|arch_timer|__hrtimer|hrtimer_interrupt|entry_SYSCALL|do_syscall|__x64|x64_sys|__do_sys|__se_sys|__arm64|invoke_syscall|ubsan|__ubsan|refcount_|kmemleak|slab_|kmem_|kfree|kmalloc|__kmalloc|__slab|___slab|rcu_|call_rcu|debug_|__schedule|schedule|preempt_|do_idle|default_idle|cpuidle|cpu_startup|native_|__x86|common_startup|secondary_startup|start_kernel|rest_init|do_mem_abort|do_page_fault|__do_kernel_fault|do_translation_fault|el1h|el0t|stack_trace|save_stack|set_track|__kmem|kmem_cache|_printk|nmi_|__nmi)'
+frames_of() { # CONSOLE [FROM] [MAX]
+	tail -n +"${2:-1}" "$1" | sed -nE 's/^\[[^]]*\]( ?\[[^]]*\])?[[:space:]]+(\[<[0-9a-f]+>\] )?([A-Za-z_][A-Za-z0-9_.]*)\+0x[0-9a-f]+\/0x[0-9a-f]+.*/\3/p' |
+		sed -E 's/\.(isra|constprop|part|cold|llvm)(\.[0-9]+)?//g' |
+		awk -v g="$GENERIC_FRAMES" -v max="${3:-100000}" '$0 !~ g && !seen[$0]++ && n++ < max'
+}
+
+# Has a round (RUN_DIR) found the bug that report title A names? A finding
+# with the same title (same_title), or of the same kind whose first four
+# frames hold A's function: a build that does not inline what the
+# reporter's did (bic_set_bfqq under bfq_exit_icq_bfqq).
+finding_matches() { # A RUN_DIR: prints the matching finding's title
+	local a=$1 run=$2 t line fa
+	fa=$(sed -n 's/.* in \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' <<<"$a")
+	"$RIG_ROOT/host/classify" --json "$run/console.log" 2>/dev/null |
+		python3 -c 'import json, sys
+for f in json.load(sys.stdin): print("%d\t%s" % (f["first_line"], f["title"]))' 2>/dev/null |
+	while IFS=$'\t' read -r line t; do
+		if same_title "$a" "$t"; then echo "$t"; return; fi
+		[ -n "$fa" ] && [ "$line" -gt 0 ] && same_kind "$a" "$t" || continue
+		if frames_of "$run/console.log" "$line" 4 | grep -qx "$fa"; then echo "$t"; return; fi
+	done
 }
 
 # The real-bug corpus: bugs/NAME/info (Subject, Commit, Class, Code, Expect,

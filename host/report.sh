@@ -52,14 +52,10 @@ found=$("$RIG_ROOT/host/classify" --count "$tmp/console.log" 2>/dev/null || true
 title=$(head -n1 <<<"$found" | cut -f3)
 kind=$(head -n1 <<<"$found" | cut -f2)
 
-# 2. its frames: every "f+0x../0x.." of the log, in order, generic ones
-#    (reporting, locking, interrupts, entry) left out; block frames are
-#    those of host/under-test's broadest scope (core)
+# 2. its frames (host/lib.sh frames_of); block frames are those of
+#    host/under-test's broadest scope (core)
 scope() { awk -F'\t' -v n="$1" '!/^#/ && $1 == n {print $3}' "$RIG_ROOT/host/under-test"; }
-generic='^(dump_|show_stack|print_|kasan|__kasan|__asan|kfence|check_|_raw_|lock_|lockdep|__lock|mark_|__warn|warn_|report_bug|handle_bug|exc_|asm_|do_error_trap|die|__die|oops|panic|printk|vprintk|__wake_up|try_to_wake_up|do_raw_spin|spin_|queued_spin|kthread|ret_from_fork|worker_thread|process_one_work|smp_|__sysvec|sysvec_|irq_|handle_|__handle|el[01]|gic_|arch_timer|__hrtimer|hrtimer_interrupt|entry_SYSCALL|do_syscall|__x64|x64_sys|__do_sys|__se_sys|__arm64|invoke_syscall|ubsan|__ubsan|refcount_|kmemleak|slab_|kmem_|kfree|kmalloc|__kmalloc|__slab|___slab|rcu_|call_rcu|debug_|__schedule|schedule|preempt_|do_idle|default_idle|cpuidle|cpu_startup|native_|__x86|common_startup|secondary_startup|start_kernel|rest_init|do_mem_abort|do_page_fault|__do_kernel_fault|do_translation_fault|el1h|el0t|stack_trace|save_stack|set_track|__kmem|kmem_cache|kasan_|_printk|nmi_|__nmi)'
-sed -nE 's/^\[[^]]*\]( \[[^]]*\])?[[:space:]]+(\[<[0-9a-f]+>\] )?(\? )?([A-Za-z_][A-Za-z0-9_.]*)\+0x[0-9a-f]+\/0x[0-9a-f]+.*/\4/p' \
-	"$tmp/console.log" | sed -E 's/\.(isra|constprop|part|cold|llvm)(\.[0-9]+)?//g' |
-	awk -v g="$generic" '$0 !~ g && !seen[$0]++' >"$tmp/frames"
+frames_of "$tmp/console.log" >"$tmp/frames"
 grep -E "$(scope core)" "$tmp/frames" | head -n8 >"$tmp/block" || true
 # the function the title names is a frame too (some reports print no trace)
 fn=$(sed -n 's/.* in \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' <<<"$title")

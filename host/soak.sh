@@ -210,16 +210,20 @@ reap() {
 	done || true
 	say "soak $id: round $round ended $rstat: $rops ops in $((SECONDS - r_start[$round])) s (seed ${r_s[$round]})"
 	# UNTIL_TITLE / UNTIL_EXPECT: only that finding (host/lib.sh
-	# same_title, title_expected) ends the soak
+	# finding_matches, title_expected) ends the soak
 	if [ -n "${UNTIL_TITLE:-}${UNTIL_EXPECT:-}" ]; then
-		rc=0
-		while IFS= read -r t; do
-			{ [ -n "${UNTIL_TITLE:-}" ] && same_title "$UNTIL_TITLE" "$t"; } ||
-				{ [ -n "${UNTIL_EXPECT:-}" ] && title_expected "$UNTIL_EXPECT" "$t"; } || continue
+		rc=0 t=''
+		if [ -n "${UNTIL_TITLE:-}" ]; then
+			t=$(finding_matches "$UNTIL_TITLE" "$rdir")
+		else
+			t=$(grep -P '^(finding|other)\t' "$rdir/summary" | cut -f3 |
+				while IFS= read -r x; do title_expected "$UNTIL_EXPECT" "$x" && { echo "$x"; break; }; done || true)
+		fi
+		if [ -n "$t" ]; then
 			say "soak $id: round $round: the finding came back: $t"
 			[ -n "$reproduced" ] || reproduced="$(rname "$round")	$t"
 			stop=1
-		done < <(grep -P '^(finding|other)\t' "$rdir/summary" | cut -f3)
+		fi
 	fi
 	if [ "$rc" != 0 ]; then
 		status=findings

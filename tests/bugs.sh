@@ -84,3 +84,16 @@ check "same_title: another kind of report is not" differs "KASAN: use-after-free
 check "same_title: another function is not" differs "WARNING in bfq_put_queue" "WARNING in cfq_put_queue"
 check "title_expected: one alternative's words all in the title" title_expected "use-after-free ioc_clear_queue / list_del corruption" "KASAN: use-after-free Write in ioc_clear_queue"
 check "title_expected: a word missing is no match" no_match "use-after-free bfq_exit_icq" "KASAN: use-after-free Read in bfq_exit_icq_bfqq"
+
+# 4. a report against a round's console (host/lib.sh finding_matches): the
+#    rig's KASAN report of bfq-exit-icq-uaf (tests/bugs/console.log, from a
+#    default-soak round) names bic_set_bfqq, which the reporter's build
+#    inlined into bfq_exit_icq_bfqq, the function its KFENCE report names
+mkdir -p "$tmp/round" && cp tests/bugs/console.log "$tmp/round/console.log"
+got=$(finding_matches "KFENCE: use-after-free read in bfq_exit_icq_bfqq" "$tmp/round")
+check "finding_matches: a KFENCE report's function among the first frames of the rig's KASAN report (got '$got')" \
+	[ "$got" = "KASAN: use-after-free Read in bic_set_bfqq" ]
+got=$(finding_matches "KFENCE: use-after-free read in do_group_exit" "$tmp/round")
+check "finding_matches: a function deeper than four frames is no match (got '$got')" [ -z "$got" ]
+got=$(finding_matches "WARNING in bfq_exit_icq_bfqq" "$tmp/round")
+check "finding_matches: another kind of report is no match (got '$got')" [ -z "$got" ]
