@@ -145,13 +145,24 @@ bench: deps
 	@FLAVOR=perf host/bench.sh
 
 ## test     all tests (host checks, positive controls, scheduler checks, smoke)
-test: guest
+test:
+	@tests/run.sh --check
+	@$(MAKE) -s deps stress
+	@if tests/run.sh --needs-guest; then $(MAKE) -s guest; fi
 	@tests/run.sh
 
-## clean    remove run logs and built stressors (not the kernel cache)
+## clean    remove build output in the repository (the built stressors); results stay
 clean:
-	rm -rf logs/* stress/bin
+	rm -rf stress/bin
 
-## distclean  also remove the kernel cache (RIG_CACHE, default ~/.cache/cfq-rig)
+## clean-logs  remove every run's results (logs/)
+.PHONY: clean-logs
+clean-logs:
+	rm -rf logs/*
+
+## distclean  also remove the kernel cache (RIG_CACHE, default ~/.cache/cfq-rig), only
+##          when it carries the rig's marker (.cfq-rig-cache)
 distclean: clean
-	rm -rf "$${RIG_CACHE:-$$HOME/.cache/cfq-rig}"
+	@c="$${RIG_CACHE:-$$HOME/.cache/cfq-rig}"; \
+	if [ -f "$$c/.cfq-rig-cache" ]; then echo "rm -rf $$c"; rm -rf "$$c"; \
+	elif [ -e "$$c" ]; then echo "error: $$c has no .cfq-rig-cache marker: not the rig's cache, left alone" >&2; exit 2; fi

@@ -32,7 +32,7 @@ frags=$(flavor_fragments "$FLAVOR")
 # a corpus bug whose code the rig's config leaves out carries the symbols
 # it needs (bugs/NAME/config), merged into its variant alone
 [ -z "$BUG" ] || [ ! -f "$RIG_ROOT/bugs/$BUG/config" ] || frags="$frags $RIG_ROOT/bugs/$BUG/config"
-mkdir -p "$RIG_CACHE"
+rig_cache_init
 want=$(series_hash)
 
 # how many patches of the series (from the first) TREE carries already

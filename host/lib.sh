@@ -84,12 +84,23 @@ $v"
 }
 src_tarball() { echo "/usr/src/linux-source-$KVER.tar.xz"; }
 
+# The cache is the rig's when it holds the marker .cfq-rig-cache (made with
+# it): make distclean removes nothing else.
+rig_cache_init() {
+	[ -f "$RIG_CACHE/.cfq-rig-cache" ] && return 0
+	# a cache made before the marker existed has the rig's tree locks
+	if [ -n "$(ls -A "$RIG_CACHE" 2>/dev/null)" ] && ! compgen -G "$RIG_CACHE/linux-*.lock" >/dev/null; then
+		die "RIG_CACHE=$RIG_CACHE holds files that are not the rig's: name an empty or new directory"
+	fi
+	mkdir -p "$RIG_CACHE" && echo "cfq-rig kernel cache (make distclean removes this directory)" >"$RIG_CACHE/.cfq-rig-cache"
+}
+
 # cache_lock NAME: hold an exclusive lock on $RIG_CACHE/NAME.lock until the
 # calling script exits (flock on an inherited descriptor). A second rig
 # command that needs the same tree or image waits and says for whom.
 cache_lock() {
 	local f="$RIG_CACHE/$1.lock"
-	mkdir -p "$RIG_CACHE"
+	rig_cache_init
 	exec {RIG_LOCK_FD}>>"$f"
 	if ! flock -n "$RIG_LOCK_FD"; then
 		say "waiting for $1 (locked by $(cat "$f.owner" 2>/dev/null || echo another rig command))"

@@ -101,6 +101,7 @@ VCPUS=${VCPUS:-2}
 export VCPUS
 # JOBS: guests at once; by default what the host carries (cores per guest,
 # memory per guest with 512 MiB for QEMU itself), at least 1
+[[ "${MEM:-2048}" =~ ^[1-9][0-9]{0,6}$ ]] || die "MEM must be a number of MiB (got '$MEM')"
 carry=$(($(nproc) / VCPUS))
 mem_jobs=$(($(awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo) / (${MEM:-2048} + 512)))
 [ "$mem_jobs" -ge "$carry" ] || carry=$mem_jobs

@@ -15,6 +15,17 @@ for g in ${ONLY//,/ }; do
 	case " $GROUPS_ALL " in *" $g "*) ;; *) echo "error: unknown test group '$g' (groups: $GROUPS_ALL)" >&2; exit 2 ;; esac
 done
 selected() { case ",${ONLY:-$1}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+# --check: the groups are known (exit 0, else 2 above); --needs-guest: exit
+# 0 when a selected group boots a guest, so make builds the kernel only then
+HOST_ONLY="static inputs entry ktap classifier bugs audit stress"
+case "${1:-}" in
+--check) exit 0 ;;
+--needs-guest)
+	for g in $GROUPS_ALL; do
+		selected "$g" && [[ " $HOST_ONLY " != *" $g "* ]] && exit 0
+	done
+	exit 1 ;;
+esac
 out=$(mkdir -p logs && mktemp -d "logs/test-$(date +%Y%m%d-%H%M%S)-XXXX") || exit 2
 export TEST_STAMP=${out#logs/test-}
 n=0
