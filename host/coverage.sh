@@ -72,9 +72,11 @@ collect)
 	[ $# -eq 3 ] || die "usage: host/coverage.sh collect RUN_DIR BUILD_DIR"
 	run=$2 build=$3 res="$2/results.log"
 	rm -rf "$run/gcov" "$run/coverage" "$run/coverage.info"
-	# gcda-begin /ABS/BUILD/block/x.gcda, base64 lines, gcda-end
+	# gcda-begin /ABS/BUILD/block/x.gcda, base64 lines, gcda-end. An object
+	# of a kernel variant (BUG=) that its revert did not touch was compiled
+	# in the base build and names that one: any build-*/ prefix goes
 	awk -v out="$run/gcov" -v build="$build" '
-		/^gcda-begin / { p = $2; sub("^" build "/", "", p); f = out "/" p ".b64"
+		/^gcda-begin / { p = $2; if (!sub("^" build "/", "", p)) sub(/^.*\/build-[^\/]+\//, "", p); f = out "/" p ".b64"
 			d = f; sub("/[^/]*$", "", d); system("mkdir -p \"" d "\""); next }
 		/^gcda-end/ { close(f); f = ""; next }
 		f != "" { print > f }' "$res"
