@@ -22,6 +22,6 @@ out=$(for s in "$@"; do
 	done
 done | sort -u)
 [ -n "$out" ] || die "no round of $* has a reach file (run the soak with COVER=1)"
-echo "# made by: host/reach.sh on $(for s in "$@"; do basename "$s"; done | tr '\n' ' ')"
+echo "# made by: host/reach.sh on $(for s in "$@"; do echo "$(basename "$(dirname "$(realpath "$s")")")/$(basename "$s")"; done | tr '\n' ' ')"
 echo "# scenario	file	function: each block/ function a round of the scenario ran"
 printf '%s\n' "$out"
