@@ -42,9 +42,7 @@ trap 'rm -rf "$tmp"' EXIT
 rot=${SCENARIO:-hunt}
 export UNTIL_TITLE=$TITLE UNTIL_EXPECT=$EXPECT
 if [ -n "$REPORT" ]; then
-	UNDER_TEST=$user_ut REPORT_ROT="$tmp/report.rot" "$RIG_ROOT/host/report.sh" --analyse "$REPORT" >"$tmp/analysis" || exit 2
-	UNTIL_TITLE=$(sed -n 's/^title=//p' "$tmp/analysis")
-	UNDER_TEST=$(sed -n 's/^under_test=//p' "$tmp/analysis")
+	report_finding "$REPORT" "$user_ut" "$tmp/report.rot"
 	[ -n "${SCENARIO:-}" ] || rot="$tmp/report.rot"
 fi
 under_test_check

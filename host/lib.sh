@@ -255,6 +255,16 @@ for f in json.load(sys.stdin): print("%d\t%s" % (f["first_line"], f["title"]))' 
 	done
 }
 
+# REPORT=FILE as the finding to look for (host/report.sh --analyse): sets
+# UNTIL_TITLE and UNDER_TEST (the user's, else the report's) and writes the
+# report's rotation to ROT. Used by host/verify-fix.sh and host/bisect.sh.
+report_finding() { # FILE USER_UNDER_TEST ROT
+	local a
+	a=$(UNDER_TEST=$2 REPORT_ROT=$3 "$RIG_ROOT/host/report.sh" --analyse "$1") || exit 2
+	UNTIL_TITLE=$(sed -n 's/^title=//p' <<<"$a")
+	UNDER_TEST=$(sed -n 's/^under_test=//p' <<<"$a")
+}
+
 # The real-bug corpus: bugs/NAME/info (Subject, Commit, Class, Code, Expect,
 # ...: key: value lines), bugs/NAME/$KVER.patch (the revert of the fix) and,
 # where a public report exists, bugs/NAME/report.txt.

@@ -52,9 +52,7 @@ rot=${SCENARIO:-hunt}
 [ -z "$REPORT" ] && [ -z "$TITLE" ] && [ -n "$BUG" ] && [ -f "$RIG_ROOT/bugs/$BUG/report.txt" ] && REPORT=$RIG_ROOT/bugs/$BUG/report.txt
 export UNTIL_TITLE='' UNTIL_EXPECT=''
 if [ -n "$REPORT" ]; then
-	UNDER_TEST=$user_ut REPORT_ROT="$tmp/report.rot" "$RIG_ROOT/host/report.sh" --analyse "$REPORT" >"$tmp/analysis" || exit 2
-	UNTIL_TITLE=$(sed -n 's/^title=//p' "$tmp/analysis")
-	UNDER_TEST=$(sed -n 's/^under_test=//p' "$tmp/analysis")
+	report_finding "$REPORT" "$user_ut" "$tmp/report.rot"
 	[ -n "${SCENARIO:-}" ] || rot="$tmp/report.rot"
 	what="'$UNTIL_TITLE' (REPORT=$REPORT)"
 elif [ -n "$TITLE" ]; then
