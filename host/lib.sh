@@ -258,6 +258,7 @@ for f in json.load(sys.stdin): print("%d\t%s" % (f["first_line"], f["title"]))' 
 # REPORT=FILE as the finding to look for (host/report.sh --analyse): sets
 # UNTIL_TITLE and UNDER_TEST (the user's, else the report's) and writes the
 # report's rotation to ROT. Used by host/verify-fix.sh and host/bisect.sh.
+# shellcheck disable=SC2034 # UNTIL_TITLE is for the caller (exported there)
 report_finding() { # FILE USER_UNDER_TEST ROT
 	local a
 	a=$(UNDER_TEST=$2 REPORT_ROT=$3 "$RIG_ROOT/host/report.sh" --analyse "$1") || exit 2
