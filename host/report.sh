@@ -98,11 +98,11 @@ else
 	awk -F'\t' -v b="$best" '$2 == b {print $1}' "$tmp/scores" |
 		while read -r s; do awk -v s="$s" '$1 == s' "$tmp/hunt"; done >"$tmp/report.rot"
 fi
-# a data race shows only on the race kernel (KCSAN)
-if [ "$kind" = kcsan ]; then
-	awk '{ $2 = ($2 == "" ? "-" : $2); $3 = ($3 == "" ? "-" : $3); $4 = "race"; print }' "$tmp/report.rot" >"$tmp/r2"
-	mv "$tmp/r2" "$tmp/report.rot"
-fi
+# the report's kind picks the kernel: a data race shows only on the race
+# kernel (KCSAN), every other report on the debug kernel (KASAN, lockdep)
+awk -v k="$([ "$kind" = kcsan ] && echo race || echo -)" \
+	'{ $2 = ($2 == "" ? "-" : $2); $3 = ($3 == "" ? "-" : $3); $4 = k; print }' "$tmp/report.rot" >"$tmp/r2"
+mv "$tmp/r2" "$tmp/report.rot"
 
 say "report: $file: '$title' ($kind)"
 say "report: block frames, top first: $(tr '\n' ' ' <"$tmp/block")"
