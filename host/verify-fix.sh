@@ -68,9 +68,13 @@ under_test_check
 [ -z "$check_only" ] || exit 0
 
 id="verify-fix-$(date +%Y%m%d-%H%M%S)"
-cp "$rot" "$LOGS/$id.rot" 2>/dev/null || cp "$RIG_ROOT/stress/scenarios/$rot.rot" "$LOGS/$id.rot" 2>/dev/null ||
-	cp "$RIG_ROOT/stress/scenarios/$rot.scn" "$LOGS/$id.scn"
-rot=$(ls "$LOGS/$id".rot "$LOGS/$id".scn 2>/dev/null | head -n1)
+# the rotation (or scenario), kept beside the runs
+src=$rot
+[ -f "$src" ] || src="$RIG_ROOT/stress/scenarios/$rot.rot"
+[ -f "$src" ] || src="$RIG_ROOT/stress/scenarios/$rot.scn"
+mkdir -p "$LOGS"
+cp "$src" "$LOGS/$id.${src##*.}"
+rot="$LOGS/$id.${src##*.}"
 say "verify-fix: looking for $what, $SEEDS seed(s) of $(basename "$rot"), $BUDGET s each, without and with $(basename "$fix")"
 without=0 with=0 t0=$SECONDS
 for seed in $(seq "$SEEDS"); do
