@@ -97,3 +97,5 @@ got=$(finding_matches "KFENCE: use-after-free read in do_group_exit" "$tmp/round
 check "finding_matches: a function deeper than four frames is no match (got '$got')" [ -z "$got" ]
 got=$(finding_matches "WARNING in bfq_exit_icq_bfqq" "$tmp/round")
 check "finding_matches: another kind of report is no match (got '$got')" [ -z "$got" ]
+out=$(bash -c 'set -euo pipefail; . host/lib.sh; t=$(finding_matches "WARNING in nothing" "$1"); echo "went on [$t]"' _ "$tmp/round" 2>&1)
+check "finding_matches: no match under set -e and pipefail (as in host/soak.sh) goes on (got '$out')" [ "$out" = "went on []" ]
