@@ -146,7 +146,14 @@ start=$SECONDS ops=0 status=clean first_s='' next=$first stop='' done_n=0 reprod
 declare -A pid_round=() r_start=() r_plan=() r_d=() r_s=() r_date=() r_fl=()
 # on an early exit (an error, ^C) the rounds still running go too, QEMU included
 kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
-trap 'for p in "${!pid_round[@]}"; do kill_tree "$p"; done; for p in "${r_plan[@]}"; do rm -rf "$p"; done' EXIT
+finished=''
+on_exit() {
+	local p
+	for p in "${!pid_round[@]}"; do kill_tree "$p"; done
+	for p in "${r_plan[@]}"; do rm -rf "$p"; done
+	[ -n "$finished" ] || { status=interrupted; write_summary >/dev/null 2>&1 || true; }
+}
+trap on_exit EXIT
 trap 'exit 130' INT TERM
 # guest uptime of a round's first counted finding (a report that
 # host/known-issues suppresses is none); nothing for a guest that went
@@ -157,6 +164,48 @@ more_rounds() {
 	if [ -n "${ROUNDS:-}" ]; then [ "$next" -le "$last" ]; else [ $((SECONDS - start)) -lt "$secs" ]; fi
 }
 nfindings() { cut -f2 "$dir/findings" 2>/dev/null | sort -u | grep -c . || true; }
+
+# The soak's summary and summary.json from what its rounds recorded so far:
+# after every round, at the end (final: with the merged coverage), and from
+# the trap of an interrupted soak (status interrupted), so ^C, a SIGTERM or
+# a dropped session keeps every round it finished (make kcidb reads it).
+write_summary() { # [final]
+	sort -n -o "$dir/rounds" "$dir/rounds"
+	for t in findings others; do [ ! -f "$dir/$t" ] || sort -t$'\t' -k3,3 -s -o "$dir/$t" "$dir/$t"; done
+
+	# what the slice audit checked, over every round
+	audit=$(audit_totals "$dir"/r*/results.log)
+	# coverage of the whole soak: the union of its rounds
+	[ "${1:-}" != final ] || [ "${COVER:-0}" = 0 ] ||
+		"$RIG_ROOT/host/coverage.sh" merge "$dir" "$dir"/r*/coverage.info >"$dir/coverage.txt"
+	{
+		echo "soak=$id"
+		echo "scenario=$name"
+		echo "seed=$seed"
+		echo "duration_s=$((SECONDS - start))"
+		echo "rounds=$done_n"
+		echo "ops=$ops"
+		echo "status=$status"
+		echo "first_finding_s=${first_s:-none}"
+		echo "jobs=$JOBS"
+		echo "vcpus=$VCPUS"
+		echo "host=$host"
+		echo "started=$started"
+		echo "kver=$KVER"
+		echo "under_test=$UNDER_TEST"
+		[ -z "$BUG" ] || echo "bug=$BUG"
+		[ -z "${UNTIL_TITLE:-}" ] || echo "until_title=$UNTIL_TITLE"
+		[ -z "${UNTIL_EXPECT:-}" ] || echo "until_expect=$UNTIL_EXPECT"
+		[ -z "$reproduced" ] || echo "reproduced=$reproduced"
+		[ ! -f "$dir/coverage.txt" ] || echo "coverage=$(head -n1 "$dir/coverage.txt" | sed 's/^coverage [^:]*: //')"
+		[ -z "$audit" ] || echo "slice_audit=$audit"
+		[ -f "$dir/findings" ] && awk -F'\t' '!seen[$2]++' "$dir/findings" | sed 's/^/finding\t/'
+		[ -f "$dir/others" ] && awk -F'\t' '!seen[$2]++' "$dir/others" | sed 's/^/other\t/'
+	} >"$dir/summary.tmp"
+	mv -f "$dir/summary.tmp" "$dir/summary"
+	python3 "$RIG_ROOT/host/results.py" soak "$dir" || say "soak $id: no summary.json (host/results.py failed)"
+	return 0
+}
 
 # start round $next in the background
 launch() {
@@ -210,6 +259,7 @@ reap() {
 			>>"$dir/$([ "$label" = other ] && echo others || echo findings)"
 	done || true
 	say "soak $id: round $round ended $rstat: $rops ops in $((SECONDS - r_start[$round])) s (seed ${r_s[$round]})"
+	write_summary
 	# UNTIL_TITLE / UNTIL_EXPECT: only that finding (host/lib.sh
 	# finding_matches, title_expected) ends the soak
 	if [ -n "${UNTIL_TITLE:-}${UNTIL_EXPECT:-}" ]; then
@@ -252,38 +302,8 @@ while :; do
 		progress; next_progress=$((SECONDS + ${PROGRESS:-30}))
 	fi
 done
-sort -n -o "$dir/rounds" "$dir/rounds"
-for t in findings others; do [ ! -f "$dir/$t" ] || sort -t$'\t' -k3,3 -s -o "$dir/$t" "$dir/$t"; done
-
-# what the slice audit checked, over every round
-audit=$(audit_totals "$dir"/r*/results.log)
-# coverage of the whole soak: the union of its rounds
-[ "${COVER:-0}" = 0 ] || "$RIG_ROOT/host/coverage.sh" merge "$dir" "$dir"/r*/coverage.info >"$dir/coverage.txt"
-{
-	echo "soak=$id"
-	echo "scenario=$name"
-	echo "seed=$seed"
-	echo "duration_s=$((SECONDS - start))"
-	echo "rounds=$done_n"
-	echo "ops=$ops"
-	echo "status=$status"
-	echo "first_finding_s=${first_s:-none}"
-	echo "jobs=$JOBS"
-	echo "vcpus=$VCPUS"
-	echo "host=$host"
-	echo "started=$started"
-	echo "kver=$KVER"
-	echo "under_test=$UNDER_TEST"
-	[ -z "$BUG" ] || echo "bug=$BUG"
-	[ -z "${UNTIL_TITLE:-}" ] || echo "until_title=$UNTIL_TITLE"
-	[ -z "${UNTIL_EXPECT:-}" ] || echo "until_expect=$UNTIL_EXPECT"
-	[ -z "$reproduced" ] || echo "reproduced=$reproduced"
-	[ ! -f "$dir/coverage.txt" ] || echo "coverage=$(head -n1 "$dir/coverage.txt" | sed 's/^coverage [^:]*: //')"
-	[ -z "$audit" ] || echo "slice_audit=$audit"
-	[ -f "$dir/findings" ] && awk -F'\t' '!seen[$2]++' "$dir/findings" | sed 's/^/finding\t/'
-	[ -f "$dir/others" ] && awk -F'\t' '!seen[$2]++' "$dir/others" | sed 's/^/other\t/'
-} >"$dir/summary"
-python3 "$RIG_ROOT/host/results.py" soak "$dir" || say "soak $id: no summary.json (host/results.py failed)"
+finished=1
+write_summary final
 dur=$((SECONDS - start))
 echo "========================================================================"
 echo " soak $id: $status after $done_n rounds, $dur s, $ops ops ($JOBS guest(s) at once: $((done_n * 3600 / (dur > 0 ? dur : 1))) rounds/hour)"
