@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The reach table: which block/ functions each scenario's rounds ran, from
+# The reach table: which block/ functions each scenario's clean rounds ran
+# (a round that ended early at a finding ran only part of its load), from
 # soaks run with COVER=1 (every round keeps RUN_DIR/reach, host/coverage.sh).
 # host/report.sh reads it to pick the scenarios whose load reaches a
 # report's frames. The table the rig ships is stress/scenarios/reach.tsv,
@@ -16,7 +17,8 @@ set -euo pipefail
 out=$(for s in "$@"; do
 	[ -d "$s" ] || die "no soak directory '$s'"
 	for r in "$s"/r[0-9]*/; do
-		[ -s "$r/reach" ] && [ -f "$r/files/plan" ] || continue
+		# a round that ended early at a finding ran only part of its load
+		[ -s "$r/reach" ] && [ -f "$r/files/plan" ] && grep -qx 'status=clean' "$r/summary" 2>/dev/null || continue
 		scn=$(plan_value "$r/files/plan" SCENARIO)
 		sed "s/^/$scn\t/" "$r/reach"
 	done
