@@ -8,7 +8,8 @@
 #   host/reach.sh logs/realbugs-.../control-*/soak-* >stress/scenarios/reach.tsv
 #
 # usage: host/reach.sh SOAK_DIR...     (prints the table on stdout)
-# table: '#' comment lines, then SCENARIO TAB FILE TAB FUNCTION, sorted
+# table: '#' comment lines, then SCENARIO TAB UNDER_TEST TAB FILE TAB
+#   FUNCTION, sorted (the scheduler under test decides much of the reach)
 # exit: 0, 2 when no round of the soaks has a reach file
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -20,10 +21,11 @@ out=$(for s in "$@"; do
 		# a round that ended early at a finding ran only part of its load
 		[ -s "$r/reach" ] && [ -f "$r/files/plan" ] && grep -qx 'status=clean' "$r/summary" 2>/dev/null || continue
 		scn=$(plan_value "$r/files/plan" SCENARIO)
-		sed "s/^/$scn\t/" "$r/reach"
+		ut=$(plan_value "$r/files/plan" UNDER_TEST)
+		sed "s/^/$scn\t${ut:-cfq}\t/" "$r/reach"
 	done
 done | sort -u)
 [ -n "$out" ] || die "no round of $* has a reach file (run the soak with COVER=1)"
 echo "# made by: host/reach.sh on $(for s in "$@"; do echo "$(basename "$(dirname "$(realpath "$s")")")/$(basename "$s")"; done | tr '\n' ' ')"
-echo "# scenario	file	function: each block/ function a round of the scenario ran"
+echo "# scenario	under_test	file	function: each block/ function a clean round of the scenario ran with that UNDER_TEST"
 printf '%s\n' "$out"

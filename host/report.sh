@@ -83,9 +83,13 @@ under_test_check
 #    whose measured reach has the most of the report's block frames
 rot="$RIG_ROOT/stress/scenarios/hunt.rot" reach="$RIG_ROOT/stress/scenarios/reach.tsv"
 sed 's/#.*//' "$rot" | awk 'NF' >"$tmp/hunt"
+# the reach measured with this code under test, else with any
+ut_reach=$code
+awk -F'\t' -v u="$code" '$2 == u {f = 1} END {exit !f}' "$reach" 2>/dev/null || ut_reach=''
 : >"$tmp/scores"
 while read -r scn _; do
-	hits=$(awk -F'\t' -v s="$scn" 'NR == FNR { want[$1] = 1; next } $1 == s && ($3 in want) { print $3 }' \
+	hits=$(awk -F'\t' -v s="$scn" -v u="$ut_reach" 'NR == FNR { want[$1] = 1; next }
+		$1 == s && (u == "" || $2 == u) && ($4 in want) { print $4 }' \
 		"$tmp/block" "$reach" 2>/dev/null | sort -u | tr '\n' ' ' || true)
 	printf '%s\t%s\t%s\n' "$scn" "$(wc -w <<<"$hits" | tr -d ' ')" "$hits" >>"$tmp/scores"
 done <"$tmp/hunt"
