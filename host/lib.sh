@@ -204,10 +204,16 @@ title_expected() { # EXPECT TITLE
 }
 
 # Are titles A and B the same kind of report (the words before " in ",
-# Read/Write and KASAN/KFENCE aside)?
+# Read/Write and KASAN/KFENCE aside)? A bad memory access is one kind
+# whatever caught it: the page fault or GPF that a kernel without KASAN
+# (a distribution's, most reporters') oopses on is, on the rig's KASAN
+# kernel, a KASAN report of the same access.
 same_kind() { # A B
 	awk -v a="$1" -v b="$2" '
-	function kind(t) { sub(/ in .*/, "", t); t = tolower(t); sub(/^(kasan|kfence): /, "", t); sub(/ (read|write)$/, "", t); return t }
+	function kind(t) { sub(/ in .*/, "", t); t = tolower(t); sub(/^(kasan|kfence): /, "", t); sub(/ (read|write)$/, "", t)
+		if (t ~ /^(use-after-free|slab-out-of-bounds|out-of-bounds|global-out-of-bounds|stack-out-of-bounds|null-ptr-deref|wild-memory-access|invalid-free|double-free|invalid-access|bug: unable to handle kernel (paging request|null pointer dereference)|general protection fault)$/)
+			return "bad memory access"
+		return t }
 	BEGIN { exit !(kind(a) == kind(b)) }'
 }
 

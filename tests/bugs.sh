@@ -95,6 +95,9 @@ check "finding_matches: a KFENCE report's function among the first frames of the
 	[ "$got" = "KASAN: use-after-free Read in bic_set_bfqq" ]
 got=$(finding_matches "KFENCE: use-after-free read in do_group_exit" "$tmp/round")
 check "finding_matches: a function deeper than four frames is no match (got '$got')" [ -z "$got" ]
+got=$(finding_matches "BUG: unable to handle kernel paging request in bfq_exit_icq_bfqq" "$tmp/round")
+check "finding_matches: an oops of a kernel without KASAN is the rig's KASAN report of that access (got '$got')" \
+	[ "$got" = "KASAN: use-after-free Read in bic_set_bfqq" ]
 got=$(finding_matches "WARNING in bfq_exit_icq_bfqq" "$tmp/round")
 check "finding_matches: another kind of report is no match (got '$got')" [ -z "$got" ]
 out=$(bash -c 'set -euo pipefail; . host/lib.sh; t=$(finding_matches "WARNING in nothing" "$1"); echo "went on [$t]"' _ "$tmp/round" 2>&1)
