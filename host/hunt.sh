@@ -30,9 +30,7 @@ rot=$1 seed=$2 budget=$3
 file=$rot
 [ -f "$file" ] || file="$RIG_ROOT/stress/scenarios/$rot.rot"
 [ -f "$file" ] || file="$RIG_ROOT/stress/scenarios/$rot.scn"
-flavors=$FLAVOR
-[[ "$file" != *.rot ]] || flavors=$(sed 's/#.*//' "$file" | awk 'NF {print ($4 == "" || $4 == "-") ? f : $4}' f="$FLAVOR" | sort -u)
-for f in $flavors; do
+for f in $(rotation_flavors "$file"); do
 	FLAVOR=$f "$RIG_ROOT/host/kernel.sh" >/dev/null || { say "hunt: the $f kernel does not build"; exit 125; }
 done
 

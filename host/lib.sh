@@ -184,8 +184,18 @@ under_test_check() {
 		die "unknown UNDER_TEST '$UNDER_TEST' (choose: $(grep -v '^#' "$RIG_ROOT/host/under-test" | cut -f1 | tr '\n' ' '))"
 	case $FAIL_ON_OTHER in 0 | 1) ;; *) die "FAIL_ON_OTHER must be 0 or 1 (got '$FAIL_ON_OTHER')" ;; esac
 }
+# a column of host/under-test's line NAME (2 SCHED, 3 SCOPE, 4 OWN)
+under_test_field() { awk -F'\t' -v n="$1" -v c="$2" '!/^#/ && $1 == n {print $c}' "$RIG_ROOT/host/under-test"; } # NAME COLUMN
 # the scheduler that scenarios written for cfq run on (- : their own)
-under_test_sched() { awk -F'\t' -v n="$UNDER_TEST" '!/^#/ && $1 == n {print $2}' "$RIG_ROOT/host/under-test"; }
+under_test_sched() { under_test_field "$UNDER_TEST" 2; }
+
+# The kernels a rotation (or scenario) FILE boots, as host/soak.sh picks
+# them: a line's FLAVOR column when the soak's FLAVOR is the default
+# (debug), else FLAVOR for every round
+rotation_flavors() { # FILE
+	[[ "$1" == *.rot ]] || { echo "$FLAVOR"; return; }
+	sed 's/#.*//' "$1" | awk -v f="$FLAVOR" 'NF { print (f == "debug" && $4 != "" && $4 != "-") ? $4 : f }' | sort -u
+}
 
 # Does a finding's title match one of the Expect: alternatives ("a / b")
 # of a mutant or a corpus bug? An alternative matches when each of its

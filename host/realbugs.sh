@@ -56,8 +56,9 @@ fmt='%-34s %-13s %-15s %-11s %-7s %4s %-12s %6s %6s  %s\n'
 printf "$fmt" bug fix class code how seed result secs rounds "first finding" | tee "$table"
 ok_all=1
 # flavors the rotation boots: each bug's variant is built for every one
-flavors=$(sed 's/#.*//' "$RIG_ROOT/stress/scenarios/$SCENARIO.rot" 2>/dev/null | awk 'NF {print ($4 == "" || $4 == "-") ? f : $4}' f="$FLAVOR" | sort -u)
-[ -n "$flavors" ] || flavors=$FLAVOR
+f="$RIG_ROOT/stress/scenarios/$SCENARIO.rot"
+[ -f "$f" ] || f="$RIG_ROOT/stress/scenarios/$SCENARIO.scn"
+flavors=$(rotation_flavors "$f")
 
 # one row: a soak's outcome against the bug's Expect: line
 row() { # BUG HOW SEED SUMMARY EXPECT SECS_IF_UNKNOWN

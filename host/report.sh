@@ -54,7 +54,7 @@ kind=$(head -n1 <<<"$found" | cut -f2)
 
 # 2. its frames (host/lib.sh frames_of); block frames are those of
 #    host/under-test's broadest scope (core)
-scope() { awk -F'\t' -v n="$1" '!/^#/ && $1 == n {print $3}' "$RIG_ROOT/host/under-test"; }
+scope() { under_test_field "$1" 3; }
 frames_of "$tmp/console.log" >"$tmp/frames"
 grep -E "$(scope core)" "$tmp/frames" | head -n8 >"$tmp/block" || true
 # the function the title names is a frame too (some reports print no trace)
