@@ -91,7 +91,7 @@ for b in "${bugs[@]}"; do
 		FLAVOR=$f BUG=$b "$RIG_ROOT/host/kernel.sh" >"$dir/$b-build-$f.log" 2>&1 ||
 			{ say "realbugs: $b: the $f kernel did not build (see $dir/$b-build-$f.log)"; ok_all=0; continue 2; }
 	done
-	say "realbugs: $b: built in $((SECONDS - t0)) s ($flavors); code under test $code"
+	say "realbugs: $b: built in $((SECONDS - t0)) s (${flavors//$'\n'/, }); code under test $code"
 	echo "build $b $((SECONDS - t0))" >>"$dir/builds"
 	for seed in $(seq "$SEEDS"); do
 		t0=$SECONDS

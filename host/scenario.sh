@@ -12,7 +12,8 @@
 #   seed      = N                      default seed (SEED= on the command line wins)
 #   devices   = virtio nullb sdebug    the test devices to set up
 #   scheduler = cfq | mq-deadline | kyber | bfq | none   on every test device
-#   nullb     = MODULE-PARAMS          null_blk parameters (queue_mode=2 irqmode=2 ...)
+#   nullb     = MODULE-PARAMS          null_blk parameters (queue_mode=2 irqmode=2 ...;
+#                                      configfs=1: the device is made through configfs)
 #   sdebug    = MODULE-PARAMS          scsi_debug parameters (dev_size_mb=256 ...)
 #   iosched   = NAME=VALUE ...         the scheduler's tunables (queue/iosched/NAME),
 #                                      set on every test device once it is selected

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 enum { OPT_QUEUES = 100, OPT_SCHEDS, OPT_MUST, OPT_INTERVAL, OPT_INVALID_PCT,
-       OPT_NO_READBACK, OPT_FAIL_NTH };
+       OPT_NO_READBACK, OPT_FAIL_NTH, OPT_HW_QUEUES };
 
 #define MAX_QUEUES 64
 #define MAX_NAMES 16
@@ -28,6 +28,8 @@ static int nscheds;
 static char *must[MAX_NAMES];
 static int nmust;
 static long interval_ms = 100, invalid_pct = 25, fail_nth;
+static const char *hwq_file;	/* --hw-queues: a null_blk configfs submit_queues */
+static long ncpus = 1;
 static int no_readback;
 static char long_name[LONG_LEN + 1];
 static struct stats *st;
@@ -37,6 +39,8 @@ struct fail_counts {
 	uint64_t armed;		/* switches to cfq written with fail-nth set */
 	uint64_t hit;		/* ... whose K-th check was reached (a fault was injected) */
 	uint64_t init_failed;	/* ... that failed (an errno other than EINVAL) */
+	uint64_t hwq_changes;	/* --hw-queues writes that took */
+	uint64_t hwq_refused;	/* ... refused (EINVAL, EBUSY, ENOMEM) */
 };
 static struct fail_counts *fc;
 static int fail_fd = -1;	/* this client's fail-nth, opened after the fork */
@@ -59,6 +63,7 @@ static const struct option extra_opts[] = {
 	{ "invalid-pct", required_argument, NULL, OPT_INVALID_PCT },
 	{ "no-readback", no_argument, NULL, OPT_NO_READBACK },
 	{ "fail-nth", required_argument, NULL, OPT_FAIL_NTH },
+	{ "hw-queues", required_argument, NULL, OPT_HW_QUEUES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -126,6 +131,9 @@ static int handle(int id, const char *arg)
 		return 0;
 	case OPT_FAIL_NTH:
 		return parse_int_arg("fail-nth", arg, 0, 1000000, &fail_nth);
+	case OPT_HW_QUEUES:
+		hwq_file = arg;
+		return 0;
 	}
 	return -1;
 }
@@ -154,6 +162,7 @@ struct step {
 	const char *suffix;	/* appended to valid names */
 	const char *key;	/* key_type set after a switch to cfq */
 	int nth;		/* --fail-nth: K for this switch, 0 = not armed */
+	int hwq;		/* --hw-queues: the count written after it, 0 = none */
 };
 
 /* A fresh cfq starts with key_type pid; varying it exercises queues shared by
@@ -182,6 +191,8 @@ static struct step next_step(struct rng *r)
 	s.nth = 0;
 	if (fail_nth && !s.invalid && !strcmp(s.name, "cfq") && rng_below(r, 2))
 		s.nth = 1 + (int)rng_below(r, (uint64_t)fail_nth);
+	/* drawn last, and only with --hw-queues, for the same reason */
+	s.hwq = hwq_file ? 1 + (int)rng_below(r, (uint64_t)ncpus) : 0;
 	return s;
 }
 
@@ -294,6 +305,28 @@ static void check_fallback(int idx, const char *path, const struct step *s, int 
 		n < 0 ? strerror(-n) : cur, prev);
 }
 
+/* --hw-queues: change the hardware queue count of the device. A refusal
+ * (EINVAL: a shared tag set, EBUSY, ENOMEM) is counted, not an error. */
+static void set_hw_queues(int idx, int n)
+{
+	char v[16];
+	uint64_t t0 = now_us();
+	int err;
+
+	snprintf(v, sizeof(v), "%d", n);
+	err = sysfs_write(hwq_file, v);
+	if (!err) {
+		__atomic_add_fetch(&fc->hwq_changes, 1, __ATOMIC_RELAXED);
+		stats_op(&st[idx], 0, now_us() - t0);
+	} else if (err == EINVAL || err == EBUSY || err == ENOMEM) {
+		__atomic_add_fetch(&fc->hwq_refused, 1, __ATOMIC_RELAXED);
+	} else {
+		stats_error(&st[idx]);
+		fprintf(stderr, "switcher: writing %s to %s failed: %s\n", v, hwq_file,
+			strerror(err));
+	}
+}
+
 static void do_step(int idx, const struct step *s)
 {
 	char val[LONG_LEN + 8], cur[4096], br[64], prev[64] = "", sh[96];
@@ -390,6 +423,8 @@ static void client(int idx, void *arg)
 	while (!time_up()) {
 		struct step s = next_step(&r);
 		do_step(idx, &s);
+		if (s.hwq)
+			set_hw_queues(idx, s.hwq);
 		if (interval_ms)
 			sleep_us((uint64_t)interval_ms * 1000);
 	}
@@ -493,6 +528,18 @@ int main(int argc, char **argv)
 	if (!nqueues)
 		usage_error("no scheduler files found (--queues / --sysfs-root)");
 	check_queues();
+	char hwq_orig[16] = "";
+	if (hwq_file) {
+		ncpus = sysconf(_SC_NPROCESSORS_CONF);
+		if (ncpus < 1)
+			ncpus = 1;
+		int n = opt.print_plan ? 0 : sysfs_read(hwq_file, hwq_orig, sizeof(hwq_orig));
+		if (n < 0) {
+			fprintf(stderr, "switcher: --hw-queues %s: %s\n", hwq_file, strerror(-n));
+			exit(2);
+		}
+		trim(hwq_orig);
+	}
 	if (fail_nth && !opt.print_plan) {
 		if (access(FAIL_NTH_PATH, F_OK)) {
 			fprintf(stderr, "switcher: --fail-nth %ld: %s: %s (a kernel without "
@@ -520,6 +567,8 @@ int main(int argc, char **argv)
 				printf("plan client=0 i=%d queue=%s write='%s' expect=%s\n", i,
 				       queues[s.q], show(val, sh, sizeof(sh)),
 				       s.invalid ? "EINVAL" : "success");
+			if (s.hwq)
+				printf("plan client=0 i=%d hw_queues=%d\n", i, s.hwq);
 		}
 		return 0;
 	}
@@ -549,6 +598,14 @@ int main(int argc, char **argv)
 				orig[i], strerror(err));
 			stats_error(&st[0]);
 		}
+	}
+	if (hwq_file) {
+		if (hwq_orig[0] && sysfs_write(hwq_file, hwq_orig)) {
+			fprintf(stderr, "switcher: cannot restore %s to %s\n", hwq_file, hwq_orig);
+			stats_error(&st[0]);
+		}
+		fprintf(stderr, "switcher: hw_queues changes=%llu refused=%llu\n",
+			(unsigned long long)fc->hwq_changes, (unsigned long long)fc->hwq_refused);
 	}
 	if (fail_nth)
 		fprintf(stderr, "switcher: fail_nth=%ld fail_nth_armed=%llu fail_nth_hit=%llu "

@@ -179,6 +179,17 @@ make_fake
 run s3 switcher --sysfs-root "$fake" --duration 1 --interval-ms 20 --invalid-pct 0 --no-readback
 status_is 0 && format_ok s3 1
 verdict $? "switcher with valid names only on a fake tree: exit 0, ops>0"
+make_fake
+echo 1 >"$fake/submit_queues"
+run s4 switcher --sysfs-root "$fake" --duration 1 --interval-ms 20 --invalid-pct 0 --no-readback \
+	--hw-queues "$fake/submit_queues"
+status_is 0 && format_ok s4 1 && err_has s4 "hw_queues changes=[1-9][0-9]* refused=0" &&
+	[ "$(cat "$fake/submit_queues")" = 1 ]
+verdict $? "switcher --hw-queues writes counts to the file and restores it (fake tree)"
+make_fake
+run s5 switcher --sysfs-root "$fake" --duration 1 --hw-queues "$fake/no-such-file"
+status_is 2 && err_has s5 "hw-queues .*no-such-file"
+verdict $? "switcher --hw-queues on a missing file: exit 2 before any switch"
 
 make_fake
 run t1 tunables --sysfs-root "$fake" --dev vda --duration 1 --seed 7

@@ -22,8 +22,17 @@ allow='' stall=${RIG_STALL:-60} stall_td=${RIG_STALL:-120}
 # 1. devices (devnode in guest/lib.sh: name -> /dev node)
 for d in $PLAN_DEVICES; do
 	case "$d" in
-	nullb) modprobe null_blk nr_devices=1 queue_mode=2 irqmode=2 completion_nsec=500000 gb=1 \
-		memory_backed=1 hw_queue_depth=64 $PLAN_NULLB $FAULT_NULLB || { rig_finding "rig: null_blk did not load"; exit 1; }
+	nullb) # configfs=1: nullb0 is made through configfs (its submit_queues
+		# can change while it runs: switcher --hw-queues); the module's
+		# parameters are its defaults
+		params=" $PLAN_NULLB " nr=1
+		case "$params" in *" configfs=1 "*) params=$(echo "$params" | sed 's/ configfs=1 / /') nr=0 ;; esac
+		modprobe null_blk nr_devices=$nr queue_mode=2 irqmode=2 completion_nsec=500000 gb=1 \
+			memory_backed=1 hw_queue_depth=64 $params $FAULT_NULLB || { rig_finding "rig: null_blk did not load"; exit 1; }
+		if [ $nr = 0 ]; then
+			mkdir /sys/kernel/config/nullb/nullb0 && echo 1 >/sys/kernel/config/nullb/nullb0/power ||
+				{ rig_finding "rig: null_blk configfs device did not power on"; exit 1; }
+		fi
 		nullb_as_disk nullb0 ;;
 	sdebug) modprobe scsi_debug dev_size_mb=256 $PLAN_SDEBUG || { rig_finding "rig: scsi_debug did not load"; exit 1; }
 		sleep 1 ;;
