@@ -11,7 +11,8 @@
 
 enum { OPT_PATTERN = 100, OPT_ENGINE, OPT_VERIFY };
 
-static int rand_pattern = 1;	/* --pattern rand (default) or seq */
+enum { PAT_SEQ, PAT_RAND, PAT_INTERLEAVE };
+static int pattern = PAT_RAND;	/* --pattern */
 static int use_aio;
 static int verify;
 static uint64_t region_blocks;
@@ -26,7 +27,11 @@ static const struct option extra_opts[] = {
 
 static const char help[] =
 	"O_DIRECT readers; client i reads region i of --dev (size/clients).\n"
-	"  --pattern seq|rand  access pattern (default rand)\n"
+	"  --pattern seq|rand|interleave  access pattern (default rand); interleave:\n"
+	"                      the clients share the whole region, client i of N\n"
+	"                      reads blocks i, i+N, i+2N, ... (cooperating processes:\n"
+	"                      each one's next block is next to the others', what bfq's\n"
+	"                      queue merging and CFQ's close cooperators look for)\n"
 	"  --engine sync|aio   pread, or libaio with --qd in flight (default sync)\n"
 	"  --verify            every block must carry a valid pattern written by\n"
 	"                      writers with the same --bs (do not run concurrently\n"
@@ -36,7 +41,12 @@ static int handle(int id, const char *arg)
 {
 	switch (id) {
 	case OPT_PATTERN:
-		rand_pattern = parse_choice("pattern", arg, "seq", "rand");
+		if (!strcmp(arg, "interleave"))
+			pattern = PAT_INTERLEAVE;
+		else if (!strcmp(arg, "seq") || !strcmp(arg, "rand"))
+			pattern = parse_choice("pattern", arg, "seq", "rand");
+		else
+			usage_error("--pattern must be seq, rand or interleave, not '%s'", arg);
 		return 0;
 	case OPT_ENGINE:
 		use_aio = parse_choice("engine", arg, "sync", "aio");
@@ -51,8 +61,11 @@ static int handle(int id, const char *arg)
 /* The only random choice: which block to read next. */
 static uint64_t next_offset(struct rng *r, int idx, uint64_t *seq)
 {
-	uint64_t blk = rand_pattern ? rng_below(r, region_blocks) : (*seq)++ % region_blocks;
+	uint64_t n = (uint64_t)opt.clients, blk;
 
+	if (pattern == PAT_INTERLEAVE)
+		return opt.offset + (((*seq)++ * n + (uint64_t)idx) % (region_blocks * n)) * opt.bs;
+	blk = pattern == PAT_RAND ? rng_below(r, region_blocks) : (*seq)++ % region_blocks;
 	return opt.offset + ((uint64_t)idx * region_blocks + blk) * opt.bs;
 }
 

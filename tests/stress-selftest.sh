@@ -84,6 +84,16 @@ run r2 readers --dev "$data" --clients 2 --duration 1 --verify --engine aio --qd
 status_is 0 && format_ok r2 2
 verdict $? "readers aio seq --verify: exit 0"
 
+run r4 readers --dev "$data" --clients 3 --duration 1 --verify --pattern interleave
+status_is 0 && format_ok r4 3 && summary_has r4 "verify_fail=0 status=ok"
+verdict $? "readers sync interleave --verify: exit 0"
+run r5 readers --dev "$data" --clients 3 --pattern interleave --print-plan 2
+status_is 0 && [ "$(awk '{ sub(/off=/, "", $5); print $5 / 4096 }' "$tmp/r5.out" | sort -n | tr '\n' ' ')" = "0 1 2 3 4 5 " ]
+verdict $? "readers --pattern interleave: client i of 3 reads blocks i, i+3 (one shared region)"
+run r6 readers --dev "$data" --pattern nosuch
+status_is 2 && err_has r6 "seq, rand or interleave"
+verdict $? "readers: an unknown --pattern is a usage error (exit 2)"
+
 # overwrite block 5 (bs 4096) with garbage
 head -c 4096 /dev/urandom | dd of="$data" bs=4096 seek=5 conv=notrunc status=none
 run r3 readers --dev "$data" --duration 1 --verify --pattern seq
