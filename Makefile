@@ -12,10 +12,11 @@ export FLAVOR
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 	@echo
-	@echo "main settings (environment or make variables; README.md lists all of them):"
-	@echo "  SCENARIO=hunt DURATION=30m SEED=  KEEP_GOING=1 FAULTS='a b'|all|none ROUNDS=a-b COVER=1"
-	@echo "  FLAVOR=debug|race|fast|perf  RUN= N=3 TITLE= MINIMIZE=1  ONLY= (mutants, test)"
-	@echo "  RIG_CACHE=~/.cache/cfq-rig LOGS=logs  a bad value is an error (exit 2) before any build"
+	@echo "settings (environment or make variables; host/knobs, the README's table):"
+	@host/rig knobs
+	@echo
+	@echo "make turns every failure into exit 2: host/rig COMMAND [NAME=VALUE ...] keeps"
+	@echo "0 clean, 1 findings, 2 bad input, 3 build failed, 125 cannot test (README)"
 
 # the settings every target shares (FLAVOR, KVER, COVER, KERNEL_SRC,
 # EXTRA_CONFIG), checked before deps and any build
@@ -45,9 +46,7 @@ boot: guest
 ## soak     rounds back to back: SCENARIO=hunt (a rotation) DURATION=30m SEED= [FAULTS=all]
 ##          [ROUNDS=a-b] [COVER=1] [KEEP_GOING=1]; input is checked before any build
 soak:
-	@host/soak.sh --check "$(SCENARIO)" "$(DURATION)" "$(SEED)"
-	@$(MAKE) -s deps stress
-	@host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
+	@SCENARIO="$(SCENARIO)" DURATION="$(DURATION)" SEED="$(SEED)" host/rig soak
 
 ## cover    a soak with coverage of block/cfq-iosched.c: SCENARIO=hunt DURATION=10m
 cover:
@@ -146,10 +145,7 @@ bench: deps
 
 ## test     all tests (host checks, positive controls, scheduler checks, smoke)
 test:
-	@tests/run.sh --check
-	@$(MAKE) -s deps stress
-	@if tests/run.sh --needs-guest; then $(MAKE) -s guest; fi
-	@tests/run.sh
+	@host/rig test
 
 ## clean    remove build output in the repository (the built stressors); results stay
 clean:

@@ -37,6 +37,7 @@ done
 id=${HUNT_ID:-hunt-$(date +%Y%m%d-%H%M%S)}
 rc=0
 KEEP_GOING=1 SOAK_ID=$id "$RIG_ROOT/host/soak.sh" "$rot" "${budget}s" "$seed" >"$LOGS/$id.out" 2>&1 || rc=$?
+[ "$rc" != 3 ] || { say "hunt: a kernel or image of the rotation does not build"; exit 125; }
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || { tail -n5 "$LOGS/$id.out" >&2; exit "$rc"; }
 s="$LOGS/$id/summary"
 # 125: the first round's guest never reached init

@@ -27,7 +27,8 @@
 #   same with Expect: words, title_expected), UNDER_TEST, BUG, RIG_PATCHES;
 #   host/run.sh's settings (MEM, SILENCE, ACCEL, ...)
 # output: LOGS/SOAK_ID/{summary,summary.json,rounds,findings,rNNN/}
-# exit: 0 clean, 1 findings, 2 bad input (UNTIL_TITLE: 1 when it came back, else 0)
+# exit: 0 clean, 1 findings, 2 bad input, 3 a kernel or image did not build
+#   (UNTIL_TITLE: 1 when it came back, else 0)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -122,8 +123,10 @@ host=${RIG_HOST:-$(hostname)}
 # mutant's module for it once, not per round
 declare -A k_build=() k_image=() k_ko=()
 for f in $flavors; do
-	k_build[$f]=$(FLAVOR=$f "$RIG_ROOT/host/kernel.sh" | tail -n1)
-	k_image[$f]=$(FLAVOR=$f "$RIG_ROOT/host/image.sh" "${k_build[$f]}" | tail -n1)
+	k_build[$f]=$(FLAVOR=$f "$RIG_ROOT/host/kernel.sh" | tail -n1) && [ -n "${k_build[$f]}" ] ||
+		{ echo "error: the $f kernel did not build" >&2; exit 3; }
+	k_image[$f]=$(FLAVOR=$f "$RIG_ROOT/host/image.sh" "${k_build[$f]}" | tail -n1) && [ -n "${k_image[$f]}" ] ||
+		{ echo "error: the $f guest image did not build" >&2; exit 3; }
 	[ -z "${MUTANT_PATCH:-}" ] || k_ko[$f]=$(build_cfq_module "${k_build[$f]}" \
 		"${k_build[$f]}/mutants/$(basename "$MUTANT_PATCH" .patch)" "$MUTANT_PATCH")
 done

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The front end host/rig keeps the exit codes make loses: each code it
+# promises, asserted on a real outcome. 0 and 1 through a host-only test
+# group, 2 for bad input (nothing built, nothing in the cache), 3 for a
+# build that fails (a copy of the rig whose stressor does not compile), and
+# the settings table (host/knobs) it checks names against is the README's.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+root=$PWD
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/cache" "$tmp/logs"
+check() { # RC WANT DESCRIPTION
+	if [ "$1" = "$2" ]; then echo "ok - rig: $3 (exit $1)"; else echo "not ok - rig: $3 (exit $1, want $2)"; sed 's/^/#   /' "$tmp/out" | tail -n 5; fi
+}
+rig() { # DIR ARGS...: host/rig of that copy, output in $tmp/out
+	local d=$1
+	shift
+	RIG_CACHE="$tmp/cache" LOGS="$tmp/logs" "$d/host/rig" "$@" >"$tmp/out" 2>&1
+}
+
+# 2: bad input, before anything is installed or built
+for args in "" "nosuch" "soak NOSUCH=1" "soak scenario=hunt" "soak DURATION=1m5" \
+	"soak SCENARIO=nosuch" "repro" "verify-fix" "bisect" "kcidb" "test ONLY=nosuch" \
+	"realbugs ONLY=nosuch" "soak MEM=2G" "show SOAK=$tmp/none" "knobs --nosuch"; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	rig "$root" $args
+	rc=$?
+	[ "$rc" != 2 ] || [ -z "$(ls -A "$tmp/cache")" ] || rc="2 with a cache entry"
+	check "$rc" 2 "bad input '$args' refused before any work"
+done
+grep -q "unknown setting 'NOSUCH'" < <(RIG_CACHE="$tmp/cache" "$root/host/rig" soak NOSUCH=1 2>&1)
+check $? 0 "an unknown setting is named"
+
+# 0 and 1: a test group's outcome comes through (make would turn 1 into 2)
+mkdir "$tmp/copy"
+git -C "$root" ls-files -z --cached --others --exclude-standard |
+	(cd "$root" && xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$tmp/copy"
+rig "$tmp/copy" test ONLY=ktap
+check $? 0 "test ONLY=ktap passes"
+printf 'echo "not ok - planted failure"\n' >>"$tmp/copy/tests/ktap.sh"
+rig "$tmp/copy" test ONLY=ktap
+check $? 1 "a failed check is exit 1, not make's 2"
+
+# 3: a build that fails (the stressors do not compile) after a good check
+printf 'this is not C\n' >>"$tmp/copy/stress/readers.c"
+rig "$tmp/copy" soak SCENARIO=smoke DURATION=60s
+rc=$?
+[ -z "$(ls -A "$tmp/cache")" ] || rc="$rc with a cache entry"
+check "$rc" 3 "a stressor that does not build is exit 3, before any kernel"
+
+# show: a soak's end screen; knobs: the README's settings table is host/knobs
+mkdir -p "$tmp/logs/soak-x"
+printf 'status=clean\n' >"$tmp/logs/soak-x/summary"
+rig "$root" show SOAK=soak-x && grep -qx 'status=clean' "$tmp/out"
+check $? 0 "show SOAK=NAME prints that soak's summary"
+"$root/host/rig" knobs --markdown >"$tmp/knobs.md"
+awk '/^\| knob \| default/ { on = 1 } on && !/^\|/ { exit } on' "$root/README.md" | diff - "$tmp/knobs.md" >"$tmp/out"
+check $? 0 "the README's settings table is host/rig knobs --markdown"
