@@ -5,7 +5,7 @@ set -euo pipefail
 kver_check
 pkgs="linux-source-$KVER qemu-system-x86 busybox-static fio stress-ng libaio-dev bc bison flex
 libelf-dev libssl-dev cpio kmod xz-utils e2fsprogs gcc make perl python3 shellcheck dwarves lcov liburing-dev
-util-linux parallel openssh-server openssh-client"
+util-linux parallel openssh-server openssh-client strace"
 missing=$(for p in $pkgs; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || echo "$p"; done)
 [ -z "$missing" ] && exit 0
 echo "deps: installing $(echo "$missing" | tr '\n' ' ')"

@@ -34,6 +34,14 @@ static const char *const sc_names[SC_COUNT] = {
 
 static uint64_t nblocks;
 static struct stats *st;
+static int near;	/* --near */
+#define NEAR_SPAN 256	/* blocks: the start of --near reads */
+
+enum { OPT_NEAR = 100 };
+static const struct option extra_opts[] = {
+	{ "near", no_argument, NULL, OPT_NEAR },
+	{ NULL, 0, NULL, 0 },
+};
 
 static const char help[] =
 	"Process churn: up to --clients children alive at once, each opening --dev\n"
@@ -41,7 +49,20 @@ static const char help[] =
 	"exiting at a random moment; some multi-threaded (pthreads, or raw clone\n"
 	"threads with CLONE_IO sharing the io_context), some whose leader exits\n"
 	"first, some starting buffered readahead and exiting at once (the reads\n"
-	"complete after the process is gone). ops = children + threads that completed.\n";
+	"complete after the process is gone). ops = children + threads that completed.\n"
+	"  --near              sync reads are consecutive blocks from a random start in\n"
+	"                      the region's first 256: every child's I/O is close to the\n"
+	"                      others' (cooperating processes: bfq merges their queues,\n"
+	"                      which then lose their process when it exits)\n";
+
+static int handle(int id, const char *arg)
+{
+	(void)arg;
+	if (id != OPT_NEAR)
+		return -1;
+	near = 1;
+	return 0;
+}
 
 /* Everything a child will do, drawn up front from its own stream. */
 struct plan {
@@ -84,8 +105,12 @@ static void raw_sleep_us(uint64_t us)
 
 static void worker_io(struct worker *w)
 {
+	/* drawn only with --near: without it a seed's reads are what they were */
+	uint64_t start = near ? rng_below(&w->r, NEAR_SPAN) : 0;
+
 	for (int i = 0; i < w->nreads; i++) {
-		uint64_t off = opt.offset + rng_below(&w->r, nblocks) * opt.bs, t0 = now_us();
+		uint64_t blk = near ? (start + (uint64_t)i) % nblocks : rng_below(&w->r, nblocks);
+		uint64_t off = opt.offset + blk * opt.bs, t0 = now_us();
 		long n = syscall(SYS_pread64, w->fd, w->buf, (size_t)opt.bs, (off_t)off);
 		if (n != (long)opt.bs)
 			stats_error(w->s);
@@ -230,7 +255,7 @@ static void on_alarm(int sig)
 
 int main(int argc, char **argv)
 {
-	parse_options(argc, argv, "churn", NULL, NULL, help);
+	parse_options(argc, argv, "churn", extra_opts, handle, help);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;	/* interrupts waitpid, see below */

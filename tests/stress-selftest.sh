@@ -150,6 +150,12 @@ verdict $? "bad options exit 2 with a message"
 run c1 churn --dev "$data" --duration 2 --clients 4
 status_is 0 && format_ok c1 4 && err_has c1 "exits_per_sec="
 verdict $? "churn 2 s on a file: exit 0, ops>0"
+strace -f -e trace=pread64 -o "$tmp/c2.trace" "$bin/churn" --dev "$data" --duration 1 --clients 2 --near \
+	>"$tmp/c2.out" 2>"$tmp/c2.err"
+rc=$?
+# every pread of --near starts within the first 256 blocks plus a child's reads (< 24)
+status_is 0 && awk -F', ' '/pread64\(/ { n++; if ($4 + 0 > 280 * 4096) bad++ } END { exit !(n > 0 && !bad) }' "$tmp/c2.trace"
+verdict $? "churn --near: every sync read lands in the region's first blocks"
 
 # --- privileged stressors on fake sysfs trees -----------------------------------
 fake=$tmp/sys
