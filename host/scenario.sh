@@ -97,6 +97,15 @@ parse() {
 		n=${s%%|*} val=${s#*|} name=${val%% *} dev=''
 		[[ "$name" == *@* ]] && dev=${name#*@}
 		[ -z "$dev" ] || in_list "$dev" "$devices" || { fail "stressor uses @$dev but devices = $devices"; return 2; }
+		# a C stressor checks its own options (--check) where it is built
+		# and newer than its source: a typo is found here, not in the guest
+		name=${name%@*}
+		local bin="$RIG_ROOT/stress/bin/$name" out
+		if [ -f "$RIG_ROOT/stress/$name.c" ] && [ -x "$bin" ] && [ "$bin" -nt "$RIG_ROOT/stress/$name.c" ]; then
+			# shellcheck disable=SC2086 # the options are words
+			out=$("$bin" ${val#"${val%% *}"} --check 2>&1 >/dev/null) ||
+				{ fail "stressor $name: ${out#"$name: "}"; return 2; }
+		fi
 	done
 }
 

@@ -24,6 +24,7 @@ static int seed_given;
 enum {
 	O_DURATION = 1, O_SEED, O_CLIENTS, O_DEV, O_SIZE, O_OFFSET, O_BS, O_QD, O_VERBOSE,
 	O_HELP, O_ALLOW_ERRORS, O_PRINT_PLAN, O_DRY_RUN, O_SYSFS_ROOT, O_STALL, O_IOPRIO,
+	O_CHECK,
 };
 
 static const struct option common_long[] = {
@@ -43,6 +44,7 @@ static const struct option common_long[] = {
 	{ "sysfs-root", required_argument, NULL, O_SYSFS_ROOT },
 	{ "stall-s", required_argument, NULL, O_STALL },
 	{ "ioprio", required_argument, NULL, O_IOPRIO },
+	{ "check", no_argument, NULL, O_CHECK },
 };
 
 static const char common_help[] =
@@ -62,6 +64,8 @@ static const char common_help[] =
 	"  --stall-s SEC       report a client without progress this long (default 60, 0 off)\n"
 	"  --ioprio inherit|mix  mix: a seeded shuffler moves the clients between the RT\n"
 	"                      and BE classes and their levels while they run (default inherit)\n"
+	"  --check             check the options and exit 0 (else 2), touch nothing\n"
+	"                      (host/scenario.sh check runs it on a scenario's lines)\n"
 	"  --verbose, --help\n";
 
 int parse_choice(const char *name, const char *arg, const char *a, const char *b)
@@ -154,6 +158,8 @@ void parse_options(int argc, char **argv, const char *name,
 	if (ne)
 		memcpy(all + nc, extra, ne * sizeof(*all));
 
+	int check_only = 0;
+
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "", all, NULL)) != -1) {
 		switch (c) {
@@ -229,6 +235,9 @@ void parse_options(int argc, char **argv, const char *name,
 		case O_IOPRIO:
 			opt.ioprio_mix = parse_choice("ioprio", optarg, "inherit", "mix");
 			break;
+		case O_CHECK:
+			check_only = 1;
+			break;
 		case '?':
 			/* getopt_long already printed what is wrong */
 			usage_error("bad option");
@@ -243,6 +252,8 @@ void parse_options(int argc, char **argv, const char *name,
 		usage_error("--offset %llu is not a multiple of --bs %u",
 			    (unsigned long long)opt.offset, opt.bs);
 	free(all);
+	if (check_only)
+		exit(0);
 	if (!seed_given) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);

@@ -38,6 +38,16 @@ expect "FAULTS= overrides the scenario's sets" 0 "^PLAN_FAULTS='alloc'$" env FAU
 expect "seed and duration from the command line" 0 "PLAN_SEED='42'" host/scenario.sh plan "$f" 42 5m
 expect "duration 5m is 300 s" 0 "PLAN_DURATION='300'" host/scenario.sh plan "$f" 42 5m
 
+# the C stressors check their own options on the host (--check), once built
+make -s -C stress >/dev/null 2>&1
+f=$(scn badopt "${base[@]}" "stressor = readers@nullb --pattern sequential")
+expect "a stressor's bad option value is refused by its own parser" 2 \
+	"badopt.scn:4: stressor readers: --pattern must be seq, rand or interleave" host/scenario.sh check "$f"
+f=$(scn badopt2 "${base[@]}" "stressor = switcher --intervall-ms 5")
+expect "a stressor's misspelt option is refused at the check" 2 \
+	"badopt2.scn:4: stressor switcher: .*unrecognized option '--intervall-ms'" host/scenario.sh check "$f"
+f=$(scn goodopt "${base[@]}" "stressor = churn@nullb --clients 3 --near")
+expect "good stressor options pass the check" 0 "" host/scenario.sh check "$f"
 f=$(scn nofault "${base[@]}" "faults = io-errors bogus")
 expect "unknown fault set: file, line, name" 2 "nofault.scn:4: no fault set faults/bogus.flt" host/scenario.sh check "$f"
 f=$(scn twice "${base[@]}" "faults = alloc alloc")
