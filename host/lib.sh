@@ -135,6 +135,26 @@ rig_series()   { ls "$RIG_ROOT/patch/$KVER"/rig/*.patch 2>/dev/null | sort; }
 series_files() { merge_series; rig_series; }
 mutant_dir()   { echo "$RIG_ROOT/patch/$KVER/mutants"; }
 
+# The sources a kernel is built from besides the package and the series, as
+# key=value lines for a summary (run.sh's facts, soak.sh's summary; repro
+# restores them, KCIDB takes the commit): KERNEL_SRC with its git commit
+# ("-dirty" when its work tree differs), EXTRA_CONFIG with its hash.
+source_facts() {
+	if [ -n "$KERNEL_SRC" ]; then
+		echo "kernel_src=$(realpath "$KERNEL_SRC")"
+		local c
+		if c=$(git -C "$KERNEL_SRC" rev-parse -q --verify HEAD 2>/dev/null); then
+			[ -z "$(git -C "$KERNEL_SRC" status --porcelain --untracked-files=no 2>/dev/null | head -n1)" ] || c="$c-dirty"
+			echo "kernel_src_commit=$c"
+		fi
+	fi
+	if [ -n "$EXTRA_CONFIG" ]; then
+		echo "extra_config=$(realpath "$EXTRA_CONFIG")"
+		echo "extra_config_sha256=$(sha256sum <"$EXTRA_CONFIG" | cut -c1-12)"
+	fi
+	return 0
+}
+
 series_hash() {
 	local f
 	for f in $(series_files); do sha256sum "$f"; done | sed 's|  .*/|  |' | sha256sum | cut -c1-12

@@ -60,6 +60,23 @@ if [ -d "$LOGS/$1" ] || [ -d "$1" ] || [[ "$1" == */summary && -f "$1" ]]; then
 	# and its corpus bug and code under test (run.conf: RIG_BUG, RIG_UNDER_TEST)
 	BUG=$(sed -n 's/^bug=//p' "$run/summary") && bug_check
 	UNDER_TEST=$(sed -n 's/^under_test=//p' "$run/summary") UNDER_TEST=${UNDER_TEST:-cfq} && under_test_check
+	# and the sources of its kernel (KVER, KERNEL_SRC, EXTRA_CONFIG: the
+	# run's summary records them, host/lib.sh source_facts); a series or a
+	# tree that changed since is said, not refused
+	rkv=$(sed -n 's/^kver=//p' "$run/summary")
+	[ -z "$rkv" ] || [ "$rkv" = "$KVER" ] || { say "repro: the run was on KVER=$rkv: replaying on that line"; KVER=$rkv; kver_check; }
+	rsrc=$(sed -n 's/^kernel_src=//p' "$run/summary") rxc=$(sed -n 's/^extra_config=//p' "$run/summary")
+	[ -z "$rsrc" ] || KERNEL_SRC=$rsrc
+	[ -z "$rxc" ] || EXTRA_CONFIG=$rxc
+	export KVER KERNEL_SRC EXTRA_CONFIG
+	kernel_src_check
+	rser=$(sed -n 's/^series=//p' "$run/summary")
+	[ -z "$rser" ] || [ "$rser" = "$(series_hash)" ] ||
+		say "repro: warning: the series changed since the run (recorded $rser, now $(series_hash))"
+	for k in kernel_src_commit extra_config_sha256; do
+		was=$(sed -n "s/^$k=//p" "$run/summary") now=$(source_facts | sed -n "s/^$k=//p")
+		[ -z "$was" ] || [ "$was" = "$now" ] || say "repro: warning: $k was $was, now ${now:-none}"
+	done
 	n=${2:-3}
 	[ -n "$scn" ] && [ -n "$seed" ] || die "cannot tell scenario and seed of '$1'"
 else

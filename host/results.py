@@ -129,7 +129,9 @@ def classify_lines(run):
 
 
 KERNEL_KEYS = {"kernel": "hash", "release": "release", "series": "series",
-               "flavor": "flavor", "kver": "kver"}
+               "flavor": "flavor", "kver": "kver", "kernel_src": "kernel_src",
+               "kernel_src_commit": "kernel_src_commit", "extra_config": "extra_config",
+               "extra_config_sha256": "extra_config_sha256"}
 
 
 def run_json(run):
@@ -313,6 +315,17 @@ def kcidb(soak, origin):
                 "comment": f"Debian linux-source-{k.get('kver', '6.1')} with the cfq series "
                            f"(patch/{k.get('kver', '6.1')}, hash {k.get('series')}) and the rig's test hooks",
                 "misc": {"series_hash": k.get("series")}}
+    # a user's tree (KERNEL_SRC): its name, and the commit when it is a git tree
+    if k.get("kernel_src"):
+        checkout["tree_name"] = os.path.basename(k["kernel_src"].rstrip("/")) or "kernel_src"
+        checkout["comment"] = f"{k['kernel_src']} with the cfq series (hash {k.get('series')})"
+        commit = str(k.get("kernel_src_commit") or "")
+        if re.fullmatch(r"[0-9a-f]{40}(-dirty)?", commit):
+            checkout["git_commit_hash"] = commit[:40]
+            checkout["misc"]["work_tree_dirty"] = commit.endswith("-dirty")
+    if k.get("extra_config"):
+        checkout["misc"]["extra_config"] = k["extra_config"]
+        checkout["misc"]["extra_config_sha256"] = k.get("extra_config_sha256")
     builds = {}
 
     def build_of(rk):

@@ -257,6 +257,7 @@ fi
 facts=("wall=$wall" "accel=$accel" "kernel=$kernel_hash" "series=$series" "flavor=$FLAVOR" "job=$job"
 	"kver=$KVER" "release=$(cat "$build/include/config/kernel.release")" "vcpus=$VCPUS"
 	"tsc_khz=$tsc" "boots=$boots" "kmemleak=$leak" "host=${RIG_HOST:-$(hostname)}" "started=$started")
+mapfile -t -O "${#facts[@]}" facts < <(source_facts)
 [ -z "${MUTANT_KO:-}" ] || facts+=("mutant=$(basename "$(dirname "$(dirname "$MUTANT_KO")")")")
 faults=$(plan_value "$run/files/plan" FAULTS 2>/dev/null || true)
 [ -z "$faults" ] || facts+=("faults=${faults// /,}")

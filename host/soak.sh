@@ -118,6 +118,7 @@ host=${RIG_HOST:-$(hostname)}
 [ -z "$check_only" ] || exit 0
 
 [ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+series=$(series_hash)	# the summary records it: a replay warns when it differs
 [ -z "${MUTANT_PATCH:-}" ] || [ -f "$MUTANT_PATCH" ] || die "MUTANT_PATCH: no such file '$MUTANT_PATCH'"
 # the input is good: build each kernel the rounds boot, its images and the
 # mutant's module for it once, not per round
@@ -195,6 +196,8 @@ write_summary() { # [final]
 		echo "host=$host"
 		echo "started=$started"
 		echo "kver=$KVER"
+		echo "series=$series"
+		source_facts
 		echo "under_test=$UNDER_TEST"
 		[ -z "$BUG" ] || echo "bug=$BUG"
 		[ -z "${UNTIL_TITLE:-}" ] || echo "until_title=$UNTIL_TITLE"
@@ -311,7 +314,7 @@ dur=$((SECONDS - start))
 echo "========================================================================"
 echo " soak $id: $status after $done_n rounds, $dur s, $ops ops ($JOBS guest(s) at once: $((done_n * 3600 / (dur > 0 ? dur : 1))) rounds/hour)"
 # the settings a replay needs besides scenario and seed
-again="$([ "$KVER" = 6.1 ] || echo "KVER=$KVER ")$([ "$FLAVOR" = debug ] || echo "FLAVOR=$FLAVOR ")${BUG:+BUG=$BUG }$([ "$UNDER_TEST" = cfq ] || echo "UNDER_TEST=$UNDER_TEST ")${FAULTS:+FAULTS='$FAULTS' }"
+again="${KERNEL_SRC:+KERNEL_SRC=$(realpath "$KERNEL_SRC") }${EXTRA_CONFIG:+EXTRA_CONFIG=$(realpath "$EXTRA_CONFIG") }$([ "$KVER" = 6.1 ] || echo "KVER=$KVER ")$([ "$FLAVOR" = debug ] || echo "FLAVOR=$FLAVOR ")${BUG:+BUG=$BUG }$([ "$UNDER_TEST" = cfq ] || echo "UNDER_TEST=$UNDER_TEST ")${FAULTS:+FAULTS='$FAULTS' }"
 echo " soak seed $seed: ${again}make soak SCENARIO=$scn SEED=$seed DURATION=$total replays it (ROUNDS=a-b: some rounds)"
 echo " rounds (round, seed, seconds, status, ops, wall seconds, scenario, faults, host, flavor):"
 cut -f1-9,11 "$dir/rounds" | sed 's/^/   /' | tail -10

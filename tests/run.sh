@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 pass=0 fail=0
-GROUPS_ALL="static inputs entry rig ktap kernelsrc classifier bugs audit stress controls clean cfq smoke faults repro realbug concurrency results mutant race"
+GROUPS_ALL="static inputs entry rig pipeline ktap kernelsrc classifier bugs audit stress controls clean cfq smoke faults repro realbug concurrency results mutant race"
 ONLY=${ONLY:-}
 for g in ${ONLY//,/ }; do
 	case " $GROUPS_ALL " in *" $g "*) ;; *) echo "error: unknown test group '$g' (groups: $GROUPS_ALL)" >&2; exit 2 ;; esac
@@ -17,7 +17,7 @@ done
 selected() { case ",${ONLY:-$1}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 # --check: the groups are known (exit 0, else 2 above); --needs-guest: exit
 # 0 when a selected group boots a guest, so make builds the kernel only then
-HOST_ONLY="static inputs entry rig ktap classifier bugs audit stress"
+HOST_ONLY="static inputs entry rig pipeline ktap classifier bugs audit stress"
 case "${1:-}" in
 --check) exit 0 ;;
 --needs-guest)
@@ -67,6 +67,7 @@ group static      tests/static.sh
 group inputs      tests/inputs.sh
 group entry       tests/entry-inputs.sh
 group rig         tests/rig.sh
+group pipeline    tests/pipeline.sh
 group ktap        tests/ktap.sh
 group kernelsrc   tests/kernel-src.sh
 group classifier  tests/classifier-test.sh

@@ -54,7 +54,7 @@ rm -rf "$tmp"
 [ "$nm" -gt 0 ] && [ -z "$bad" ] && echo "ok - static: the $nm mutants of $KVER apply on top of the series" ||
 	echo "not ok - static: the mutants of $KVER apply on top of the series (failing:${bad:- no mutants})"
 
-scripts=$(ls host/*.sh tests/*.sh .ci/run host/classify 2>/dev/null)
+scripts=$(ls host/*.sh tests/*.sh .ci/run host/classify host/rig 2>/dev/null)
 if out=$(shellcheck -x -S warning $scripts 2>&1); then
 	echo "ok - static: shellcheck ($(wc -w <<<"$scripts") scripts)"
 else

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The results pipeline without a kernel: a recorded soak (tests/fixtures/,
+# one round of the default soak on the bfq-exit-icq-uaf corpus bug, as the
+# rig wrote it) goes through the classifier, the run and soak records, the
+# KCIDB export (validated against the schema), the end screen and a replay's
+# check. Every assertion is on what the pipeline made of the recorded files.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r tests/fixtures/soak-bfq-exit-icq "$tmp/soak"
+s=$tmp/soak
+title='KASAN: use-after-free Read in bic_set_bfqq'
+verdict() { if [ "$1" = 0 ]; then echo "ok - pipeline: $2"; else echo "not ok - pipeline: $2"; sed 's/^/#   /' "$tmp/out" 2>/dev/null | tail -n 5; fi; }
+jget() { python3 host/results.py json "$1" "$2" 2>"$tmp/out"; }
+
+host/classify "$s/r001/console.log" >"$tmp/out" 2>&1
+[ "$(grep -c '^finding' "$tmp/out")" = 1 ] && [ "$(cut -f3 "$tmp/out" | head -n1)" = "$title" ]
+verdict $? "the console's report is titled once, as syzkaller would ('$title')"
+
+python3 host/results.py run "$s/r001" >"$tmp/out" 2>&1 &&
+	[ "$(jget "$s/r001/summary.json" findings.0.title)" = "$title" ] &&
+	[ "$(jget "$s/r001/summary.json" kernel.kver)" = 6.1 ] &&
+	[[ "$(jget "$s/r001/summary.json" findings.0.uptime_s)" =~ ^[0-9.]+$ ]]
+verdict $? "the run record has the finding, its guest uptime and the kernel line"
+
+python3 host/results.py soak "$s" >"$tmp/out" 2>&1 &&
+	[ "$(jget "$s/summary.json" type)" = soak ] &&
+	[ "$(jget "$s/summary.json" findings.0.title)" = "$title" ] &&
+	[ "$(jget "$s/summary.json" under_test)" = bfq ] &&
+	[ "$(jget "$s/summary.json" bug)" = bfq-exit-icq-uaf ]
+verdict $? "the soak record has the finding, the code under test and the corpus bug"
+
+host/export-kcidb.sh "$s" "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
+	python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
+	grep -qF "$title" "$tmp/kcidb.json" && ! grep -q git_commit_hash "$tmp/kcidb.json"
+verdict $? "the KCIDB export validates against schema v5.3, with the finding as an issue"
+
+# a user's tree: its commit reaches the record and KCIDB's checkout
+commit=0123456789abcdef0123456789abcdef01234567
+printf 'kernel_src=/src/linux\nkernel_src_commit=%s\n' "$commit" >>"$s/r001/summary"
+python3 host/results.py run "$s/r001" >"$tmp/out" 2>&1 && python3 host/results.py soak "$s" >>"$tmp/out" 2>&1 &&
+	host/export-kcidb.sh "$s" "$tmp/kcidb2.json" >>"$tmp/out" 2>&1 &&
+	python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$tmp/kcidb2.json" >>"$tmp/out" 2>&1 &&
+	[ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["checkouts"][0]["git_commit_hash"])' "$tmp/kcidb2.json")" = "$commit" ]
+verdict $? "KERNEL_SRC's commit is the KCIDB checkout's git_commit_hash"
+
+host/rig show SOAK="$s" >"$tmp/out" 2>&1 && grep -qF "$title" "$tmp/out"
+verdict $? "host/rig show prints the soak's findings"
+
+# a replay restores the round's sources: the user's tree (gone here: exit 2),
+# the kernel line, and says when the series differs
+LOGS=$tmp RIG_CACHE=$tmp/cache host/repro.sh --check "$s/r001" 1 >"$tmp/out" 2>&1
+[ $? = 2 ] && grep -q "KERNEL_SRC: no directory '/src/linux'" "$tmp/out"
+verdict $? "repro RUN= restores the run's KERNEL_SRC (a tree gone since: exit 2)"
+sed -i '/^kernel_src/d' "$s/r001/summary"
+sed -i 's/^kver=6.1$/kver=6.12/; s/^series=.*/series=000000000000/' "$s/r001/summary"
+LOGS=$tmp RIG_CACHE=$tmp/cache host/repro.sh --check "$s/r001" 1 >"$tmp/out" 2>&1 &&
+	grep -q "the run was on KVER=6.12" "$tmp/out" && grep -q "the series changed since the run" "$tmp/out" &&
+	[ ! -e "$tmp/cache" ]
+verdict $? "repro RUN= restores KVER and warns of another series, before any work"
