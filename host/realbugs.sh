@@ -60,21 +60,20 @@ f="$RIG_ROOT/stress/scenarios/$SCENARIO.rot"
 [ -f "$f" ] || f="$RIG_ROOT/stress/scenarios/$SCENARIO.scn"
 flavors=$(rotation_flavors "$f")
 
-# one row: a soak's outcome against the bug's Expect: line
-row() { # BUG HOW SEED SUMMARY EXPECT SECS_IF_UNKNOWN
-	local b=$1 how=$2 seed=$3 s=$4 expect=$5 result=missed title secs rounds
-	title=$(grep -P '^finding\t' "$s" 2>/dev/null | head -n1 | cut -f3 || true)
-	[ "$how" != report ] || title=$(sed -n 's/^reproduced=[^\t]*\t//p' "$s" 2>/dev/null)
-	if [ -n "$title" ]; then
+# one row: a soak's outcome (its record, host/results.py brief) against the
+# bug's Expect: line
+row() { # BUG HOW SEED SOAK_DIR EXPECT SECS_IF_UNKNOWN
+	local b=$1 how=$2 seed=$3 d=$4 expect=$5 result=missed title secs rounds
+	IFS=$'\t' read -r _ title secs rounds < <(python3 "$RIG_ROOT/host/results.py" brief "$d" 2>/dev/null ||
+		printf -- '-\t-\t-\t0\n')
+	if [ "$title" != - ]; then
 		result=caught
 		[ "$how" = report ] || title_expected "$expect" "$title" || result=caught-other
 	fi
-	secs=$(sed -n 's/^first_finding_s=//p' "$s" 2>/dev/null)
 	[[ "$secs" =~ ^[0-9]+$ ]] && [ "$result" != missed ] || secs=$6
-	rounds=$(sed -n 's/^rounds=//p' "$s" 2>/dev/null)
 	[ "$result" != missed ] || ok_all=0
 	printf "$fmt" "$b" "$(bug_info "$b" Commit | cut -c1-12)" "$(bug_info "$b" Class)" \
-		"$(bug_info "$b" Code)" "$how" "$seed" "$result" "$secs" "${rounds:-0}" "${title:--}" | tee -a "$table"
+		"$(bug_info "$b" Code)" "$how" "$seed" "$result" "$secs" "${rounds:-0}" "$title" | tee -a "$table"
 }
 
 for b in "${bugs[@]}"; do
@@ -98,7 +97,7 @@ for b in "${bugs[@]}"; do
 		mkdir -p "$dir/$b-s$seed"
 		LOGS="$dir/$b-s$seed" SOAK_ID=soak BUG=$b UNDER_TEST=$code \
 			"$RIG_ROOT/host/soak.sh" "$SCENARIO" "${BUDGET}s" "$seed" >"$dir/$b-s$seed.out" 2>&1 || true
-		row "$b" soak "$seed" "$dir/$b-s$seed/soak/summary" "$expect" "$((SECONDS - t0))"
+		row "$b" soak "$seed" "$dir/$b-s$seed/soak" "$expect" "$((SECONDS - t0))"
 		if [ "$REPORTS" = 1 ] && [ -f "$RIG_ROOT/bugs/$b/report.txt" ]; then
 			t0=$SECONDS rc=0
 			mkdir -p "$dir/$b-r$seed"
@@ -107,7 +106,7 @@ for b in "${bugs[@]}"; do
 			if [ "$rc" = 2 ]; then
 				printf "$fmt" "$b" - - "$code" report "$seed" "bad-report" - - "$(grep -m1 '^error:' "$dir/$b-r$seed.out" | cut -c1-60)" | tee -a "$table"
 			else
-				row "$b" report "$seed" "$(echo "$dir/$b-r$seed"/report-*/summary)" "$expect" "$((SECONDS - t0))"
+				row "$b" report "$seed" "$(echo "$dir/$b-r$seed"/report-*)" "$expect" "$((SECONDS - t0))"
 			fi
 		fi
 	done
@@ -121,11 +120,14 @@ if [ "$CONTROL" = 1 ]; then
 		mkdir -p "$dir/control-$code"
 		LOGS="$dir/control-$code" SOAK_ID=soak UNDER_TEST=$code KEEP_GOING=1 \
 			"$RIG_ROOT/host/soak.sh" "$SCENARIO" "${BUDGET}s" 1 >"$dir/control-$code.out" 2>&1 || true
-		s="$dir/control-$code/soak/summary" result=clean
-		[ "$(sed -n 's/^status=//p' "$s" 2>/dev/null)" = clean ] || { result=FLAGGED ok_all=0; }
-		[ -f "$s" ] || { result=no-summary ok_all=0; }
+		status=- title=- rounds=0 result=clean
+		IFS=$'\t' read -r status title _ rounds < <(python3 "$RIG_ROOT/host/results.py" brief \
+			"$dir/control-$code/soak" 2>/dev/null || printf -- '-\t-\t-\t0\n')
+		[ "$status" = clean ] || result=FLAGGED
+		[ "$status" != - ] || result=no-summary
+		[ "$result" = clean ] || ok_all=0
 		printf "$fmt" "control (every fix in)" - - "$code" soak 1 "$result" "$((SECONDS - t0))" \
-			"$(sed -n 's/^rounds=//p' "$s" 2>/dev/null)" "$(grep -P '^finding\t' "$s" 2>/dev/null | head -n1 | cut -f3 || echo -)" | tee -a "$table"
+			"$rounds" "$title" | tee -a "$table"
 	done
 fi
 

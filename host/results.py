@@ -11,6 +11,7 @@ of their JSON forms. The shell entry points check their input and call:
                                       OUT_DIR/{rounds,findings,summary,summary.json}
   results.py kcidb SOAK_DIR           KCIDB (I/O schema v5) JSON on stdout
   results.py json FILE KEY            one value of a summary.json (a.b.c)
+  results.py brief SOAK_DIR           status, finding, seconds, rounds (a table row)
   results.py first-uptime RUN_DIR     guest uptime (s) of its first counted finding
 
 Exit: 0 done, 2 bad input (the reason on stderr).
@@ -203,7 +204,29 @@ def soak_object(facts, rounds, findings, kernel, ops, faults, others=()):
         "rounds": rounds, "findings": out_findings,
         "other_findings": list({f["title"]: f for f in reversed(list(others))}.values())[::-1],
         "under_test": facts.get("under_test", "cfq"), "bug": facts.get("bug"),
+        "until_title": facts.get("until_title"), "reproduced": reproduced(facts.get("reproduced")),
     }
+
+
+def reproduced(value):
+    """a hunt's 'rNNN<TAB>title' (the finding that came back) as a record"""
+    if not value:
+        return None
+    rnd, _, title = value.partition("\t")
+    return {"round": num(rnd.lstrip("r")), "title": title}
+
+
+def brief(soak):
+    """one line of a soak's record for a table: status, the finding (the one
+    that came back for a hunt, else the first counted), seconds to it, rounds"""
+    j = json.load(open(os.path.join(soak, "summary.json"), encoding="utf-8"))
+    if j.get("until_title") or j.get("reproduced"):
+        title = (j.get("reproduced") or {}).get("title") or "-"
+    else:
+        title = j["findings"][0]["title"] if j.get("findings") else "-"
+    secs = j.get("first_finding_s") if title != "-" else None
+    print("\t".join(str(x) for x in (j.get("status") or "-", title,
+                                    "-" if secs is None else secs, len(j.get("rounds") or []))))
 
 
 def add_counts(total, more):
@@ -416,6 +439,8 @@ def main(argv):
         merge(args[0], args[1:])
     elif cmd == "kcidb" and len(args) in (1, 2):
         kcidb(args[0], args[1] if len(args) == 2 else "cfqrig")
+    elif cmd == "brief" and len(args) == 1:
+        brief(args[0])
     elif cmd == "json" and len(args) == 2:
         get(args[0], args[1])
     elif cmd == "first-uptime" and len(args) == 1:

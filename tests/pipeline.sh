@@ -31,6 +31,9 @@ python3 host/results.py soak "$s" >"$tmp/out" 2>&1 &&
 	[ "$(jget "$s/summary.json" bug)" = bfq-exit-icq-uaf ]
 verdict $? "the soak record has the finding, the code under test and the corpus bug"
 
+[ "$(python3 host/results.py brief "$s" 2>"$tmp/out")" = "$(printf 'findings\t%s\t7\t1' "$title")" ]
+verdict $? "the soak's table row (realbugs' reader): status, finding, 7 s, 1 round"
+
 host/export-kcidb.sh "$s" "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	grep -qF "$title" "$tmp/kcidb.json" && ! grep -q git_commit_hash "$tmp/kcidb.json"
