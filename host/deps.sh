@@ -6,6 +6,24 @@ kver_check
 pkgs="linux-source-$KVER qemu-system-x86 busybox-static fio stress-ng libaio-dev bc bison flex
 libelf-dev libssl-dev cpio kmod xz-utils e2fsprogs gcc make perl python3 shellcheck dwarves lcov liburing-dev
 util-linux parallel openssh-server openssh-client strace"
+# DEPS=skip: a host without apt (or without root) brings its own tools; the
+# rig checks the commands it runs and the kernel source, installs nothing
+case "${DEPS:-apt}" in
+apt) ;;
+skip)
+	need="qemu-system-x86_64 busybox fio stress-ng gcc make bc bison flex cpio xz perl python3 lcov
+strace pahole ssh sshd parallel mkfs.ext4 depmod"
+	miss=''
+	for c in $need; do command -v "$c" >/dev/null 2>&1 || [ -x "/usr/sbin/$c" ] || miss="$miss $c"; done
+	[ -f /usr/include/libaio.h ] || miss="$miss libaio.h"
+	[ -f /usr/include/liburing.h ] || miss="$miss liburing.h"
+	[ -n "$KERNEL_SRC" ] || [ -f "/usr/src/linux-source-$KVER.tar.xz" ] ||
+		miss="$miss /usr/src/linux-source-$KVER.tar.xz (or KERNEL_SRC=tree)"
+	[ -z "$miss" ] || { echo "error: DEPS=skip: missing:$miss (README: host requirements)" >&2; exit 2; }
+	exit 0 ;;
+*) echo "error: DEPS must be apt or skip (got '$DEPS')" >&2; exit 2 ;;
+esac
+command -v dpkg-query >/dev/null || { echo "error: no dpkg-query: not a Debian host; install the tools (README: host requirements) and set DEPS=skip" >&2; exit 2; }
 missing=$(for p in $pkgs; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || echo "$p"; done)
 [ -z "$missing" ] && exit 0
 echo "deps: installing $(echo "$missing" | tr '\n' ' ')"

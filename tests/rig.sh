@@ -32,6 +32,20 @@ done
 grep -q "unknown setting 'NOSUCH'" < <(RIG_CACHE="$tmp/cache" "$root/host/rig" soak NOSUCH=1 2>&1)
 check $? 0 "an unknown setting is named"
 
+# DEPS=skip: nothing installed, the tools checked; a missing one is named
+mkdir "$tmp/bin"
+for f in /usr/bin/* /bin/*; do
+	[ "$(basename "$f")" = qemu-system-x86_64 ] || ln -sf "$f" "$tmp/bin/" 2>/dev/null
+done
+PATH=$tmp/bin DEPS=skip "$root/host/deps.sh" >"$tmp/out" 2>&1
+rc=$?
+grep -q "DEPS=skip: missing: qemu-system-x86_64" "$tmp/out" || rc="$rc without naming qemu"
+check "$rc" 2 "DEPS=skip on a host without QEMU names it"
+DEPS=skip "$root/host/deps.sh" >"$tmp/out" 2>&1
+check $? 0 "DEPS=skip on this host: every tool is there"
+rig "$root" soak DEPS=yum
+check $? 2 "DEPS=yum is refused"
+
 # 0 and 1: a test group's outcome comes through (make would turn 1 into 2)
 mkdir "$tmp/copy"
 git -C "$root" ls-files -z --cached --others --exclude-standard |
