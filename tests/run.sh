@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 pass=0 fail=0
-GROUPS_ALL="static inputs entry rig pipeline ktap kernelsrc classifier bugs audit stress controls clean cfq smoke faults repro realbug concurrency results mutant race"
+GROUPS_ALL="static inputs entry rig pipeline ktap kernelsrc classifier bugs audit stress controls clean cfq smoke faults repro interrupt realbug concurrency results mutant race"
 ONLY=${ONLY:-}
 for g in ${ONLY//,/ }; do
 	case " $GROUPS_ALL " in *" $g "*) ;; *) echo "error: unknown test group '$g' (groups: $GROUPS_ALL)" >&2; exit 2 ;; esac
@@ -79,6 +79,7 @@ group clean       tests/guest-clean.sh
 group cfq         tests/guest-cfq.sh
 group smoke       tests/guest-smoke.sh
 group faults      tests/guest-faults.sh
+group interrupt   tests/guest-interrupt.sh
 group repro       tests/guest-repro.sh
 group realbug     tests/guest-realbug.sh
 group concurrency tests/concurrency.sh
