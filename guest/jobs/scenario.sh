@@ -223,7 +223,8 @@ while :; do
 		line=$(grep -m1 '^stall: ' /tmp/s$i.err 2>/dev/null) || continue
 		: >/tmp/stalled.$i
 		eval "spec=\$PLAN_S$i"
-		rig_finding "hang: stressor ${spec%% *} made no progress for ${line##*for }"
+		# one title per stressor, whatever the seconds (the log line has them)
+		rig_finding "hang: stressor ${spec%% *} made no progress"
 		rig_log "$line: dumping blocked tasks"
 		echo w >/proc/sysrq-trigger
 		stalled=1
@@ -367,7 +368,8 @@ if [ -z "${stuck:-}" ] && [ -z "${stalled:-}" ]; then
 	if [ -d /sys/module/cfq_iosched ]; then
 		ref=$(cat /sys/module/cfq_iosched/refcnt 2>/dev/null)
 		if [ "$ref" != 0 ] || ! rmmod cfq-iosched 2>/tmp/rmmod.err; then
-			rig_finding "leak: cfq-iosched still has ${ref:-?} references after every queue left cfq"
+			rig_finding "leak: cfq-iosched keeps references after every queue left cfq"
+			rig_log "cfq-iosched refcnt ${ref:-?} after every queue left cfq"
 			cat /tmp/rmmod.err >&3
 			rc=1
 		else
