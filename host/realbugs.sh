@@ -8,6 +8,7 @@
 # caught and how fast.
 #
 # usage: host/realbugs.sh [--check]
+#        host/realbugs.sh --table REALBUGS_DIR...   (the table again, from records)
 # settings: ONLY=a,b (bug names; default all), SEEDS=3, BUDGET=1800 (s per
 #   soak), REPORTS=1 (also REPORT= runs), CONTROL=1 (the clean control; with
 #   COVER=1 its rounds record their reach, host/reach.sh), SCENARIO (hunt)
@@ -18,6 +19,63 @@
 #   2 bad input
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+fmt='%-34s %-13s %-15s %-11s %-7s %4s %-12s %6s %6s  %s\n'
+# one row: a soak's outcome (its record, host/results.py brief) against the
+# bug's Expect: line
+row() { # BUG HOW SEED SOAK_DIR EXPECT SECS_IF_UNKNOWN
+	local b=$1 how=$2 seed=$3 d=$4 expect=$5 result=missed title secs rounds
+	IFS=$'\t' read -r _ title secs rounds < <(python3 "$RIG_ROOT/host/results.py" brief "$d" 2>/dev/null ||
+		printf -- '-\t-\t-\t0\n')
+	if [ "$title" != - ]; then
+		result=caught
+		[ "$how" = report ] || title_expected "$expect" "$title" || result=caught-other
+	fi
+	[[ "$secs" =~ ^[0-9]+$ ]] && [ "$result" != missed ] || secs=$6
+	[ "$result" != missed ] || ok_all=0
+	printf "$fmt" "$b" "$(bug_info "$b" Commit | cut -c1-12)" "$(bug_info "$b" Class)" \
+		"$(bug_info "$b" Code)" "$how" "$seed" "$result" "$secs" "${rounds:-0}" "$title" | tee -a "$table"
+}
+
+# the table's totals: per bug and way of hunting, caught k/N (a finding its
+# Expect: line names; caught-other apart), median and max seconds; builds
+summarize() { # TABLE [BUILDS]
+	echo
+	printf '%-34s %-7s %-9s %-6s %8s %8s\n' bug how caught other "median s" "max s"
+	awk 'NR > 1 && NF >= 8 && $5 ~ /^(soak|report)$/ && $1 !~ /^control/ {
+		k = $1 SUBSEP $5; key[k] = 1; n[k]++
+		if ($7 == "caught") { c[k]++; t[k] = t[k] " " $8 } else if ($7 == "caught-other") o[k]++ }
+	END { for (k in key) { split(k, p, SUBSEP); m = split(t[k], v, " ")
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] + 0 < v[i] + 0) { x = v[i]; v[i] = v[j]; v[j] = x }
+		med = m ? ((m % 2) ? v[(m + 1) / 2] : int((v[m / 2] + v[m / 2 + 1]) / 2)) : "-"
+		printf "%-34s %-7s %-9s %-6s %8s %8s\n", p[1], p[2], (c[k] + 0) "/" n[k], o[k] + 0, med, m ? v[m] : "-" } }' "$1" | sort
+	[ ! -f "${2:-}" ] || awk '{ s += $3; n++; if ($3 > m) m = $3 } END { if (n) printf "variant builds (warm cache, every flavor the soak boots): mean %d s, max %d s over %d bugs\n", s / n, m, n }' "$2"
+}
+
+# --table DIR...: the table again from the records of earlier runs (each
+# REALBUGS_DIR/BUG-sN/soak and BUG-rN/report-*), matched against today's
+# Expect: lines; seconds of a miss are the soak's own
+if [ "${1:-}" = --table ]; then
+	shift
+	[ $# -gt 0 ] || die "usage: host/realbugs.sh --table REALBUGS_DIR..."
+	table=$(mktemp) ok_all=1
+	trap 'rm -f "$table"' EXIT
+	printf "$fmt" bug fix class code how seed result secs rounds "first finding" | tee "$table"
+	for d in "$@"; do
+		[ -d "$d" ] || die "no directory '$d'"
+		for s in "$d"/*-s[0-9]*/soak "$d"/*-r[0-9]*/report-*; do
+			[ -f "$s/summary.json" ] || continue
+			n=$(basename "$(dirname "$s")") how=soak
+			[[ "$n" =~ ^(.*)-([sr])([0-9]+)$ ]] || continue
+			[ "${BASH_REMATCH[2]}" = s ] || how=report
+			[ -f "$RIG_ROOT/bugs/${BASH_REMATCH[1]}/info" ] || continue
+			row "${BASH_REMATCH[1]}" "$how" "${BASH_REMATCH[3]}" "$s" "$(bug_info "${BASH_REMATCH[1]}" Expect)" \
+				"$(python3 "$RIG_ROOT/host/results.py" json "$s/summary.json" duration_s 2>/dev/null || echo -)"
+		done
+	done
+	summarize "$table"
+	exit 0
+fi
 
 check_only=''
 [ "${1:-}" != --check ] || { check_only=1; shift; }
@@ -52,29 +110,12 @@ done
 
 dir=$(new_dir "$LOGS/realbugs-$(date +%Y%m%d-%H%M%S)")
 table="$dir/table"
-fmt='%-34s %-13s %-15s %-11s %-7s %4s %-12s %6s %6s  %s\n'
 printf "$fmt" bug fix class code how seed result secs rounds "first finding" | tee "$table"
 ok_all=1
 # flavors the rotation boots: each bug's variant is built for every one
 f="$RIG_ROOT/stress/scenarios/$SCENARIO.rot"
 [ -f "$f" ] || f="$RIG_ROOT/stress/scenarios/$SCENARIO.scn"
 flavors=$(rotation_flavors "$f")
-
-# one row: a soak's outcome (its record, host/results.py brief) against the
-# bug's Expect: line
-row() { # BUG HOW SEED SOAK_DIR EXPECT SECS_IF_UNKNOWN
-	local b=$1 how=$2 seed=$3 d=$4 expect=$5 result=missed title secs rounds
-	IFS=$'\t' read -r _ title secs rounds < <(python3 "$RIG_ROOT/host/results.py" brief "$d" 2>/dev/null ||
-		printf -- '-\t-\t-\t0\n')
-	if [ "$title" != - ]; then
-		result=caught
-		[ "$how" = report ] || title_expected "$expect" "$title" || result=caught-other
-	fi
-	[[ "$secs" =~ ^[0-9]+$ ]] && [ "$result" != missed ] || secs=$6
-	[ "$result" != missed ] || ok_all=0
-	printf "$fmt" "$b" "$(bug_info "$b" Commit | cut -c1-12)" "$(bug_info "$b" Class)" \
-		"$(bug_info "$b" Code)" "$how" "$seed" "$result" "$secs" "${rounds:-0}" "$title" | tee -a "$table"
-}
 
 for b in "${bugs[@]}"; do
 	code=$(bug_info "$b" Code) expect=$(bug_info "$b" Expect)
@@ -132,17 +173,6 @@ if [ "$CONTROL" = 1 ]; then
 fi
 
 # per bug and way of hunting: caught k/N, median and max seconds
-{
-	echo
-	printf '%-34s %-7s %-9s %8s %8s\n' bug how caught "median s" "max s"
-	awk 'NR > 1 && NF >= 8 && $5 ~ /^(soak|report)$/ && $1 !~ /^control/ {
-		k = $1 SUBSEP $5; key[k] = 1; n[k]++
-		if ($7 ~ /^caught/) { c[k]++; t[k] = t[k] " " $8 } }
-	END { for (k in key) { split(k, p, SUBSEP); m = split(t[k], v, " ")
-		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] + 0 < v[i] + 0) { x = v[i]; v[i] = v[j]; v[j] = x }
-		med = m ? ((m % 2) ? v[(m + 1) / 2] : int((v[m / 2] + v[m / 2 + 1]) / 2)) : "-"
-		printf "%-34s %-7s %-9s %8s %8s\n", p[1], p[2], (c[k] + 0) "/" n[k], med, m ? v[m] : "-" } }' "$table" | sort
-	[ ! -f "$dir/builds" ] || awk '{ s += $3; n++; if ($3 > m) m = $3 } END { if (n) printf "variant builds (warm cache, every flavor the soak boots): mean %d s, max %d s over %d bugs\n", s / n, m, n }' "$dir/builds"
-} | tee -a "$table"
+summarize "$table" "$dir/builds" | tee -a "$table"
 echo "table: $table"
 [ "$ok_all" = 1 ]

@@ -34,6 +34,12 @@ verdict $? "the soak record has the finding, the code under test and the corpus 
 [ "$(python3 host/results.py brief "$s" 2>"$tmp/out")" = "$(printf 'findings\t%s\t7\t1' "$title")" ]
 verdict $? "the soak's table row (realbugs' reader): status, finding, 7 s, 1 round"
 
+mkdir -p "$tmp/rb/bfq-exit-icq-uaf-s1" && cp -r "$s" "$tmp/rb/bfq-exit-icq-uaf-s1/soak"
+host/realbugs.sh --table "$tmp/rb" >"$tmp/out" 2>&1 &&
+	grep -qE "^bfq-exit-icq-uaf +246cf66e300b .* soak +1 caught +7 +1  $title" "$tmp/out" &&
+	grep -qE "^bfq-exit-icq-uaf +soak +1/1 +0 +7 +7" "$tmp/out"
+verdict $? "realbugs --table renders a corpus run from its records: caught 1/1 in 7 s"
+
 host/export-kcidb.sh "$s" "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	grep -qF "$title" "$tmp/kcidb.json" && ! grep -q git_commit_hash "$tmp/kcidb.json"
