@@ -71,3 +71,33 @@ check $? 0 "show SOAK=NAME prints that soak's summary"
 "$root/host/rig" knobs --markdown >"$tmp/knobs.md"
 awk '/^\| knob \| default/ { on = 1 } on && !/^\|/ { exit } on' "$root/README.md" | diff - "$tmp/knobs.md" >"$tmp/out"
 check $? 0 "the README's settings table is host/rig knobs --markdown"
+
+# every make command the README shows is one the rig accepts: its settings
+# and files pass host/rig --check (placeholders stand for real files here)
+fixture=$tmp/fixture
+cp -r "$root/tests/fixtures/soak-bfq-exit-icq" "$fixture"
+python3 "$root/host/results.py" run "$fixture/r001" >/dev/null 2>&1
+python3 "$root/host/results.py" soak "$fixture" >/dev/null 2>&1
+n=0 bad=''
+while IFS= read -r line; do
+	line=${line//oops.txt/$root/bugs/bfq-exit-icq-uaf/report.txt}
+	line=${line//my.patch/$root/bugs/core-nr-hw-queues-shrink-tags-leak/6.1.patch}
+	line=${line//dir\//$root/tests/bugs/bisect-series/}
+	line=${line//soak-20261203-101706-smoke\/r001/$fixture/r001}
+	line=${line//SOAK=.../SOAK=$fixture}
+	line=${line//KERNEL_SRC=~\/linux /}
+	[[ "$line" != *...* && "$line" != *"<"* && "$line" != *"["* ]] || continue
+	read -ra w <<<"$line"
+	pre=() i=0
+	while [[ "${w[i]}" == *=* ]]; do pre+=("${w[i]}"); i=$((i + 1)); done
+	[ "${w[i]}" = make ] || continue
+	t=${w[i + 1]:-help} n=$((n + 1))
+	case " soak cover test repro verify-fix bisect realbugs mutants kcidb " in
+	*" $t "*) (cd "$tmp" && RIG_CACHE="$tmp/cache" LOGS="$tmp/logs" "$root/host/rig" --check "$t" "${pre[@]}" "${w[@]:i+2}") \
+			>"$tmp/out" 2>&1 || bad="$bad [$line]" ;;
+	*) grep -q "^$t:" "$root/Makefile" || bad="$bad [$line: no make target]" ;;
+	esac
+done < <({ grep -E '^    ([A-Z_]+=[^ ]+ )*make [a-z]' "$root/README.md" | sed 's/#.*//; s/^ *//'
+	grep -oE '`([A-Z_]+=[^ `]+ )*make [a-z][^`]*`' "$root/README.md" | tr -d '`'; } | sed 's/ *$//' | sort -u)
+[ "$n" -ge 10 ] && [ -z "$bad" ] && [ -z "$(ls -A "$tmp/cache")" ]
+check $? 0 "the README's $n make commands pass host/rig --check, nothing built${bad:+ (refused:$bad)}"
