@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: bugs 45 host
 # The real-bug corpus and the report machinery, without a guest: every
 # bugs/NAME/ is complete and its revert applies on top of the series; every
 # public report is titled and names the bug's code under test; bad input to

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: classifier 40 host
 # Tests of host/classify against the sample console logs in tests/classifier/.
 #
 # For each tests/classifier/NAME.log: runs

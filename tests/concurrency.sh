@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: concurrency 100 guest
 # Two rig commands at once on one cache (the real one, RIG_CACHE): two boot
 # probes started in the same second. Each checks the kernel (the tree's
 # lock) and rebuilds the base initramfs (the tree's lock, then the image

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: entry 15 host
 # Bad input to the soak, run, merge, shard and export entry points: each case
 # runs from another working directory with an empty RIG_CACHE, and must exit
 # 2 with its reason and leave that cache empty (nothing was built or

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: cfq 70 guest
 # The scheduler's own checks, run in the guest (guest/jobs/cfq.sh): each
 # in-guest check is one test line here; the run must also be finding-free.
 set -uo pipefail

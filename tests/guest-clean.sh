@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: clean 65 guest
 # Negative control: O_DIRECT readers and buffered writers on the scratch disk
 # under mq-deadline for 60 s must end clean, with I/O done and data verified.
 set -uo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: controls 60 guest
 # Positive controls, end to end: boot the debug kernel, make it print one
 # real report of each kind (guest/jobs/controls.sh) and check the classifier
 # names each with the right title.

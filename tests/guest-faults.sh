@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: faults 80 guest
 # One short round per fault set (faults/*.flt) on the faultcheck scenario:
 # the faults must fire (counters read back in the guest), the correct
 # scheduler must show no finding (I/O errors are expected, not findings),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: interrupt 85 guest
 # An overnight soak that is cut short keeps what it did: a SIGTERM while a
 # round runs, and a SIGKILL of the guest's QEMU, each leave a soak summary,
 # a summary.json and a KCIDB export that validates (make kcidb accepts it).

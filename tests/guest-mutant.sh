@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: mutant 110 guest
 # Positive control for the hunt: one quick mutant (GFP_KERNEL under the
 # scheduler's spinlock) must be caught, with the right title, on the same
 # smoke scenario that the clean series passes (tests/guest-smoke.sh), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: race 115 guest
 # The race flavor (KCSAN in place of KASAN, with lockdep, debug objects and
 # fault injection): its kernel boots, a planted data race (rig_splat "race":
 # two threads, one counter, no lock) is reported and titled the way syzbot

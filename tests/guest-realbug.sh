@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: realbug 95 guest
 # The real-bug machinery end to end, on a corpus bug that fires in seconds
 # (bfq-exit-icq-uaf: 246cf66e300b reverted, the default soak's first round
 # catches it at about 10 s of guest uptime): BUG= builds it as a kernel

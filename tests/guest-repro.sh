@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: repro 90 guest
 # Repro from a run directory, and the minimizer: a soak round of the control
 # scenario (a planted lockdep report among ordinary I/O) records a finding;
 # host/repro.sh replays that round from its directory and must bring the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: smoke 75 guest
 # The smoke scenario on cfq (every stressor, lightly, 60 s, seed 1), with
 # coverage: no finding, every stressor reports and verifies ok, and the
 # scheduler's gcov data comes back as an lcov tracefile and a summary line.

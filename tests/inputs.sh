@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: inputs 10 host
 # Bad input gets a clear error before anything boots: scenario files, fault
 # sets, command-line settings. Each case asserts the exit status (2) and the
 # reason printed; the good cases assert what the plan contains.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: kernelsrc 35 guest
 # KERNEL_SRC (a user's tree) and EXTRA_CONFIG (a user's config fragment):
 # bad input is an error (exit 2) before anything is compiled, a tree the
 # series does not apply to names the patch and the hunk, the series line

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: ktap 30 host
 # tests/run.sh prints KTAP version 1: the version line, the plan (one test
 # per group), each group's checks as numbered subtests, the group's result,
 # and still the closing line "N passed, N failed". Checked on the entry

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: pipeline 25 host
 # The results pipeline without a kernel: a recorded soak (tests/fixtures/,
 # one round of the default soak on the bfq-exit-icq-uaf corpus bug, as the
 # rig wrote it) goes through the classifier, the run and soak records, the

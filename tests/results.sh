@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: results 105 guest
 # Results that CI systems read, and shards. Rounds 1-2 of one soak of control
 # (30 s rounds under the alloc fault set; each has a planted lockdep report,
 # KEEP_GOING) run here with JOBS=2 (both guests at once). Its summary.json

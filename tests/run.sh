@@ -4,12 +4,18 @@
 # (the "ok - " / "not ok - " lines a group prints, numbered here). The
 # closing line "N passed, N failed" counts the checks. Exit 0 iff nothing
 # failed.
-# ONLY=group,group runs a subset (the groups are GROUPS_ALL below); an
-# unknown group is an error (exit 2).
+# The groups are found on disk: each tests/*.sh with a line
+#   # test: NAME ORDER host|guest
+# (host: runs without a kernel; guest: boots one), run in ORDER. A new
+# group is a new file. ONLY=group,group runs a subset; an unknown group is
+# an error (exit 2).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 pass=0 fail=0
-GROUPS_ALL="static inputs entry rig pipeline ktap kernelsrc classifier bugs audit stress controls clean cfq smoke faults repro interrupt realbug concurrency results mutant race"
+# NAME ORDER KIND FILE, one line per group, in order
+table=$(awk 'FNR <= 3 && $1 == "#" && $2 == "test:" && !seen[FILENAME]++ { print $3, $4, $5, FILENAME }' tests/*.sh | sort -k2,2n)
+GROUPS_ALL=$(awk '{ printf "%s%s", (NR > 1) ? " " : "", $1 }' <<<"$table")
+HOST_ONLY=$(awk '$3 == "host" { printf "%s ", $1 }' <<<"$table")
 ONLY=${ONLY:-}
 for g in ${ONLY//,/ }; do
 	case " $GROUPS_ALL " in *" $g "*) ;; *) echo "error: unknown test group '$g' (groups: $GROUPS_ALL)" >&2; exit 2 ;; esac
@@ -17,7 +23,6 @@ done
 selected() { case ",${ONLY:-$1}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 # --check: the groups are known (exit 0, else 2 above); --needs-guest: exit
 # 0 when a selected group boots a guest, so make builds the kernel only then
-HOST_ONLY="static inputs entry rig pipeline ktap classifier bugs audit stress"
 case "${1:-}" in
 --check) exit 0 ;;
 --needs-guest)
@@ -63,29 +68,7 @@ group() {
 	pass=$((pass + p)); fail=$((fail + f))
 }
 
-group static      tests/static.sh
-group inputs      tests/inputs.sh
-group entry       tests/entry-inputs.sh
-group rig         tests/rig.sh
-group pipeline    tests/pipeline.sh
-group ktap        tests/ktap.sh
-group kernelsrc   tests/kernel-src.sh
-group classifier  tests/classifier-test.sh
-group bugs        tests/bugs.sh
-group audit       tests/slice-audit.sh
-group stress      tests/stress-selftest.sh
-group controls    tests/guest-controls.sh
-group clean       tests/guest-clean.sh
-group cfq         tests/guest-cfq.sh
-group smoke       tests/guest-smoke.sh
-group faults      tests/guest-faults.sh
-group interrupt   tests/guest-interrupt.sh
-group repro       tests/guest-repro.sh
-group realbug     tests/guest-realbug.sh
-group concurrency tests/concurrency.sh
-group results     tests/results.sh
-group mutant      tests/guest-mutant.sh
-group race        tests/guest-race.sh
+while read -r name _ _ file; do group "$name" "$file"; done <<<"$table"
 
 echo "# logs: $out"
 echo "$pass passed, $fail failed"

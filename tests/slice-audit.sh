@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: audit 50 host
 # Tests of the slice audit (guest/slice-audit.awk) with the guest's awk
 # (busybox) on small traces in the block tracer's format: what it counts as
 # a breach, what it must let pass, and its summary line.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: static 05 host
 # Static checks: checkpatch --strict on every patch of the series, the
 # series applies in order, shellcheck on every shell script.
 set -uo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: stress 55 host
 # Host-side self-test of the stressors in stress/: builds them, then runs
 # them against regular files and fake sysfs trees in a temp dir only (never
 # real block devices, schedulers, modules or CPUs).
