@@ -113,13 +113,13 @@ bisect:
 	@host/bisect.sh "$(SERIES)"
 
 ## realbugs the real-bug corpus (bugs/) through the default soak and their reports:
-##          ONLY=a,b SEEDS=3 BUDGET=1800 REPORTS=1 CONTROL=1 (table in logs/realbugs-*/table)
+##          BUGS=a,b SEEDS=3 BUDGET=1800 REPORTS=1 CONTROL=1 (table in logs/realbugs-*/table)
 realbugs:
 	@host/realbugs.sh --check
 	@$(MAKE) -s deps stress
 	@host/realbugs.sh
 
-## mutants  hunt the planted-bug mutants: ONLY=NN[,NN] SEEDS=1 BUDGET=600 (class hunt)
+## mutants  hunt the planted-bug mutants: MUTANTS=NN[,NN] SEEDS=1 BUDGET=600 (class hunt)
 ##          BLIND=1 BLIND_BUDGET=600 (the default soak too)
 mutants:
 	@host/mutants.sh --check
@@ -127,11 +127,11 @@ mutants:
 	@host/mutants.sh
 
 ## defects  put the review's defects back one at a time (patch/$KVER/defects): each must fail
-##          the scheduler check its Check: line names: ONLY=NN[,NN]
+##          the scheduler check its Check: line names: MUTANTS=NN[,NN]
 defects:
-	@host/defects.sh --check $(ONLY)
+	@host/defects.sh --check $(MUTANTS)
 	@$(MAKE) -s guest
-	@host/defects.sh $(ONLY)
+	@host/defects.sh $(MUTANTS)
 
 ## detector-cost  wall time and ops of one round: plain, with coverage, with KCSAN (idle machine)
 detector-cost:

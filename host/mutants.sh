@@ -4,7 +4,7 @@
 # a normal build), hunt it with the scenario its class calls for, and print
 # a table: caught or missed, time to the first finding, its title, rounds.
 #
-# usage: host/mutants.sh            ONLY=NN[,NN]  SEEDS=1  BUDGET=600 (s per hunt)
+# usage: host/mutants.sh            MUTANTS=NN[,NN]  SEEDS=1  BUDGET=600 (s per hunt)
 #                                   BLIND=0|1 (default 1)  BLIND_BUDGET=600
 #        CLEAN=1 host/mutants.sh    the untouched series through every hunt (no finding expected)
 #        host/mutants.sh --check    only check the settings (exit 0 or 2)
@@ -19,7 +19,7 @@ set -euo pipefail
 
 check_only=''
 [ "${1:-}" != --check ] || { check_only=1; shift; }
-[ $# -eq 0 ] || die "usage: host/mutants.sh [--check] (settings in the environment: ONLY SEEDS BUDGET BLIND BLIND_BUDGET CLEAN)"
+[ $# -eq 0 ] || die "usage: host/mutants.sh [--check] (settings in the environment: MUTANTS SEEDS BUDGET BLIND BLIND_BUDGET CLEAN)"
 # every setting is checked before anything is built
 kver_check
 flavor_fragments "$FLAVOR" >/dev/null
@@ -30,16 +30,16 @@ SEEDS=${SEEDS:-1} BUDGET=${BUDGET:-600}
 BLIND=${BLIND:-1} BLIND_BUDGET=${BLIND_BUDGET:-600}
 [[ "$BLIND" =~ ^[01]$ ]] || die "BLIND must be 0 or 1 (got '$BLIND')"
 [[ "$BLIND_BUDGET" =~ ^[0-9]+$ ]] && [ "$BLIND_BUDGET" -ge 30 ] || die "BLIND_BUDGET must be at least 30 s (got '$BLIND_BUDGET')"
-CLEAN=${CLEAN:-0} ONLY=${ONLY:-}
+CLEAN=${CLEAN:-0} MUTANTS=${MUTANTS:-}
 [[ "$CLEAN" =~ ^[01]$ ]] || die "CLEAN must be 0 or 1 (got '$CLEAN')"
 DEFAULT_SOAK=$(sed -n 's/^SCENARIO ?= //p' "$RIG_ROOT/Makefile")
 mapfile -t all < <(ls "$(mutant_dir)"/*.patch 2>/dev/null)
 [ "${#all[@]}" -gt 0 ] || die "no mutants in $(mutant_dir)"
-if [ -n "$ONLY" ]; then
-	[[ "$ONLY" =~ ^[0-9]{2}(,[0-9]{2})*$ ]] || die "ONLY must be mutant numbers like 02,05 (got '$ONLY')"
-	for nn in ${ONLY//,/ }; do
+if [ -n "$MUTANTS" ]; then
+	[[ "$MUTANTS" =~ ^[0-9]{2}(,[0-9]{2})*$ ]] || die "MUTANTS must be mutant numbers like 02,05 (got '$MUTANTS')"
+	for nn in ${MUTANTS//,/ }; do
 		compgen -G "$(mutant_dir)/$nn-*.patch" >/dev/null ||
-			die "ONLY: no mutant $nn (have: $(for p in "${all[@]}"; do basename "$p" | cut -c1-2; done | tr '\n' ' '))"
+			die "MUTANTS: no mutant $nn (have: $(for p in "${all[@]}"; do basename "$p" | cut -c1-2; done | tr '\n' ' '))"
 	done
 fi
 
@@ -150,7 +150,7 @@ hunt_one() { # NAME CLASS HUNT SEED BUDGET KO PATCH EXPECT
 for p in "${all[@]}"; do
 	name=$(basename "$p" .patch)
 	nn=${name%%-*}
-	if [ -n "$ONLY" ] && [[ ",$ONLY," != *",$nn,"* ]]; then continue; fi
+	if [ -n "$MUTANTS" ] && [[ ",$MUTANTS," != *",$nn,"* ]]; then continue; fi
 	class=$(sed -n 's/^Class: //p' "$p")
 	expect=$(sed -n 's/^Expect: //p' "$p")
 	hunt=$(hunt_for "$class")

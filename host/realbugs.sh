@@ -9,7 +9,7 @@
 #
 # usage: host/realbugs.sh [--check]
 #        host/realbugs.sh --table REALBUGS_DIR...   (the table again, from records)
-# settings: ONLY=a,b (bug names; default all), SEEDS=3, BUDGET=1800 (s per
+# settings: BUGS=a,b (bug names; default all), SEEDS=3, BUDGET=1800 (s per
 #   soak), REPORTS=1 (also REPORT= runs), CONTROL=1 (the clean control; with
 #   COVER=1 its rounds record their reach, host/reach.sh), SCENARIO (hunt)
 # A bug whose revert does not apply (a new linux-source) is "does not
@@ -79,11 +79,11 @@ fi
 
 check_only=''
 [ "${1:-}" != --check ] || { check_only=1; shift; }
-[ $# -eq 0 ] || die "usage: host/realbugs.sh [--check] (settings: ONLY SEEDS BUDGET REPORTS CONTROL)"
+[ $# -eq 0 ] || die "usage: host/realbugs.sh [--check] (settings: BUGS SEEDS BUDGET REPORTS CONTROL)"
 kver_check
 flavor_fragments "$FLAVOR" >/dev/null
 cover_check
-SEEDS=${SEEDS:-3} BUDGET=${BUDGET:-1800} REPORTS=${REPORTS:-1} CONTROL=${CONTROL:-1} ONLY=${ONLY:-}
+SEEDS=${SEEDS:-3} BUDGET=${BUDGET:-1800} REPORTS=${REPORTS:-1} CONTROL=${CONTROL:-1} BUGS=${BUGS:-}
 SCENARIO=${SCENARIO:-hunt}
 [[ "$SEEDS" =~ ^[1-9][0-9]*$ ]] || die "SEEDS must be a positive number (got '$SEEDS')"
 [[ "$BUDGET" =~ ^[0-9]+$ ]] && [ "$BUDGET" -ge 30 ] || die "BUDGET must be at least 30 s (got '$BUDGET')"
@@ -92,10 +92,10 @@ SCENARIO=${SCENARIO:-hunt}
 mapfile -t all < <(bug_names)
 [ "${#all[@]}" -gt 0 ] || die "no bugs in $RIG_ROOT/bugs"
 bugs=("${all[@]}")
-if [ -n "$ONLY" ]; then
+if [ -n "$BUGS" ]; then
 	bugs=()
-	for b in ${ONLY//,/ }; do
-		[ -f "$RIG_ROOT/bugs/$b/info" ] || die "ONLY: no bug '$b' (have: ${all[*]})"
+	for b in ${BUGS//,/ }; do
+		[ -f "$RIG_ROOT/bugs/$b/info" ] || die "BUGS: no bug '$b' (have: ${all[*]})"
 		bugs+=("$b")
 	done
 fi

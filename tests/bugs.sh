@@ -73,7 +73,7 @@ expect "verify-fix: no finding named" "needs the finding" host/verify-fix.sh "$(
 mkdir -p "$tmp/empty"
 expect "SERIES: no patches" "no \\*.patch" env TITLE=x host/bisect.sh "$tmp/empty"
 expect "UNDER_TEST: unknown" "unknown UNDER_TEST 'xfs'" env UNDER_TEST=xfs host/soak.sh smoke 1m
-expect "realbugs: an unknown bug" "ONLY: no bug 'nosuch'" env ONLY=nosuch host/realbugs.sh --check
+expect "realbugs: an unknown bug" "BUGS: no bug 'nosuch'" env BUGS=nosuch host/realbugs.sh --check
 
 # 3. when has a finding come back? (host/lib.sh same_title, title_expected)
 same() { same_title "$1" "$2"; }

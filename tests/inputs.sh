@@ -144,8 +144,8 @@ expect "scenario: check without a file" 2 "usage: host/scenario.sh" host/scenari
 expect "scenario: plan with a bad SEED" 2 "SEED 'abc' is not a number" host/scenario.sh plan stress/scenarios/smoke.scn abc
 expect "scenario: plan from another directory" 0 "^PLAN_SEED='3'$" \
 	bash -c "cd / && '$root/host/scenario.sh' plan '$root/stress/scenarios/smoke.scn' 3"
-expect "mutants: ONLY names no mutant" 2 "ONLY: no mutant 99" env ONLY=02,99 host/mutants.sh
-expect "mutants: ONLY not numbers" 2 "ONLY must be mutant numbers like 02,05" env ONLY=2 host/mutants.sh
+expect "mutants: MUTANTS names no mutant" 2 "MUTANTS: no mutant 99" env MUTANTS=02,99 host/mutants.sh
+expect "mutants: MUTANTS not numbers" 2 "MUTANTS must be mutant numbers like 02,05" env MUTANTS=2 host/mutants.sh
 expect "mutants: CLEAN not 0 or 1" 2 "CLEAN must be 0 or 1" env CLEAN=yes host/mutants.sh
 expect "mutants: SEEDS not positive" 2 "SEEDS must be a positive number" env SEEDS=0 host/mutants.sh
 expect "mutants: BUDGET too small" 2 "BUDGET must be at least 30 s" env BUDGET=10 host/mutants.sh
@@ -164,11 +164,11 @@ expect "coverage: no command" 2 "usage: host/coverage.sh" host/coverage.sh
 expect "coverage: line of a missing tracefile" 2 "usage: host/coverage.sh line INFO" host/coverage.sh line "$tmp/none.info"
 expect "classify: --re with an unknown set" 2 "usage: host/classify" host/classify --re all
 expect "make repro: bad SEED, no build" 2 "SEED 'abc' is not a number" make -s repro SCENARIO=smoke SEED=abc
-expect "make mutants: unknown mutant, no build" 2 "ONLY: no mutant 99" make -s mutants ONLY=99
+expect "make mutants: unknown mutant, no build" 2 "MUTANTS: no mutant 99" make -s mutants MUTANTS=99
 expect "make soak: unknown scenario, no build" 2 "unknown scenario 'typo'" make -s soak SCENARIO=typo
 expect "make repro: no RUN, TITLE or SEED" 2 "make repro needs REPORT=FILE, RUN=..., TITLE=... or SCENARIO=... SEED=" make -s repro
 expect "repro --check: good input exits 0, nothing built or run" 0 "^$" host/repro.sh --check smoke 1 1 90s
-expect "mutants --check: good settings exit 0" 0 "^$" env ONLY=02,14 host/mutants.sh --check
+expect "mutants --check: good settings exit 0" 0 "^$" env MUTANTS=02,14 host/mutants.sh --check
 expect "defects: an unknown defect number" 2 "no defect matches '99'" host/defects.sh --check 99
 expect "defects: a malformed list" 2 "usage: host/defects.sh" host/defects.sh --check 1,x
 expect "defects --check: good input exits 0" 0 "^$" host/defects.sh --check 01,05

@@ -23,7 +23,7 @@ rig() { # DIR ARGS...: host/rig of that copy, output in $tmp/out
 # 2: bad input, before anything is installed or built
 for args in "" "nosuch" "soak NOSUCH=1" "soak scenario=hunt" "soak DURATION=1m5" \
 	"soak SCENARIO=nosuch" "repro" "verify-fix" "bisect" "kcidb" "test ONLY=nosuch" \
-	"realbugs ONLY=nosuch" "soak MEM=2G" "show SOAK=$tmp/none" "knobs --nosuch"; do
+	"realbugs BUGS=nosuch" "soak MEM=2G" "show SOAK=$tmp/none" "knobs --nosuch"; do
 	# shellcheck disable=SC2086 # the words are the arguments
 	rig "$root" $args
 	rc=$?
