@@ -13,7 +13,7 @@
 #   (default hunt, or the report's pick), UNDER_TEST
 # prints one verdict line: "verify-fix: fixed|not fixed|inconclusive: ..."
 # exit: 0 fixed, 1 not fixed, 3 inconclusive (it never came back without
-#   the fix), 125 a kernel does not build or boot, 2 bad input
+#   the fix, or a round with the fix ended early at another bug's crash), 125 a kernel does not build or boot, 2 bad input
 set -euo pipefail
 user_ut=${UNDER_TEST:-}
 . "$(dirname "$0")/lib.sh"
@@ -76,7 +76,7 @@ mkdir -p "$LOGS"
 cp "$src" "$LOGS/$id.${src##*.}"
 rot="$LOGS/$id.${src##*.}"
 say "verify-fix: looking for $what, $SEEDS seed(s) of $(basename "$rot"), $BUDGET s each, without and with $(basename "$fix")"
-without=0 with=0 t0=$SECONDS
+without=0 with=0 t0=$SECONDS masked=''
 for seed in $(seq "$SEEDS"); do
 	rc=0
 	HUNT_ID="$id-without-s$seed" "$RIG_ROOT/host/hunt.sh" "$rot" "$seed" "$BUDGET" >"$tmp/out" || rc=$?
@@ -90,11 +90,20 @@ for seed in $(seq "$SEEDS"); do
 	[ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
 	say "verify-fix: with the fix, seed $seed, the same $rounds round(s): $(head -n1 "$tmp/out")"
 	[ "$rc" = 0 ] || with=$((with + 1))
+	# a round with the fix that a crash or hang of another bug ended
+	# early ran only part of its load: it proves nothing either way
+	cut=$(awk -F'\t' '$4 ~ /^(crash|hang)$/ { print "r" $1 }' "$LOGS/$id-with-s$seed/rounds" 2>/dev/null | tr '\n' ' ')
+	[ "$rc" != 0 ] || [ -z "$cut" ] || {
+		masked="$masked seed $seed (${cut% }: $(grep -P '^finding\t' "$LOGS/$id-with-s$seed/summary" | head -n1 | cut -f3))"
+		say "verify-fix: with the fix, seed $seed: round ${cut% } ended at another bug's crash or hang"; }
 done
 runs="$SEEDS seed(s), $((SECONDS - t0)) s; logs: $LOGS/$id-*"
 if [ "$with" -gt 0 ]; then
 	echo "verify-fix: not fixed: $what came back with the fix in $with/$SEEDS seeds (without it: $without/$SEEDS); $runs"
 	exit 1
+elif [ -n "$masked" ]; then
+	echo "verify-fix: inconclusive: with the fix, rounds ended early at another bug:$masked; $what came back without the fix in $without/$SEEDS seeds; $runs"
+	exit 3
 elif [ "$without" = 0 ]; then
 	echo "verify-fix: inconclusive: $what did not come back without the fix (0/$SEEDS) within $BUDGET s; $runs"
 	exit 3
