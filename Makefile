@@ -50,9 +50,7 @@ soak:
 
 ## cover    a soak with coverage of block/cfq-iosched.c: SCENARIO=hunt DURATION=10m
 cover:
-	@COVER=1 host/soak.sh --check "$(SCENARIO)" "$(DURATION)" "$(SEED)"
-	@$(MAKE) -s deps stress
-	@COVER=1 host/soak.sh "$(SCENARIO)" "$(DURATION)" "$(SEED)"
+	@SCENARIO="$(SCENARIO)" DURATION="$(DURATION)" SEED="$(SEED)" host/rig cover
 
 ## shard    the rounds of one soak on several hosts (GNU parallel --sshlogin), merged:
 ##          HOSTS=':,host2,user@host3' SCENARIO=hunt ROUNDS=1-14 SEED=1234 [CHUNK=] [RIG_DIR=]
@@ -68,7 +66,7 @@ merge:
 ## kcidb    a soak as KCIDB I/O JSON (schema v5.3): SOAK=logs/soak-... [OUT=file]
 .PHONY: kcidb
 kcidb:
-	@host/export-kcidb.sh "$(SOAK)" $(if $(OUT),"$(OUT)")
+	@host/rig kcidb
 
 ## cover-all  one round of every scenario with coverage, and their union (README table)
 cover-all:
@@ -80,51 +78,30 @@ cover-all:
 ##          or re-run a round N times: RUN=soak-.../r001 N=3, TITLE="..." (latest run with
 ##          that finding), or SCENARIO=x SEED=n N=3
 ##          MINIMIZE=1: then drop stressors and fault sets while it still reproduces
-N ?= 3
-REPRO_ARGS = $(if $(RUN),"$(RUN)" "$(N)",$(if $(and $(TITLE),$(if $(SEED),,1)),"" "$(N)",\
-	     "$(SCENARIO)" "$(SEED)" "$(N)" "$(REPRO_DURATION)"))
 repro:
-ifneq ($(REPORT),)
-	@host/report.sh --check "$(REPORT)"
-	@$(MAKE) -s deps stress
-	@host/report.sh "$(REPORT)"
-else
-	@[ -n "$(RUN)$(TITLE)$(SEED)" ] || { echo "error: make repro needs REPORT=FILE, RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }
-	@host/repro.sh --check $(REPRO_ARGS)
-	@$(MAKE) -s deps stress
-	@host/repro.sh $(REPRO_ARGS)
-endif
+	@[ -n "$(REPORT)$(RUN)$(TITLE)$(SEED)" ] || { echo "error: make repro needs REPORT=FILE, RUN=..., TITLE=... or SCENARIO=... SEED=..." >&2; exit 2; }
+	@SCENARIO="$(SCENARIO)" SEED="$(SEED)" host/rig repro
 
 ## verify-fix  the finding comes back without FIX and never with it (the same rounds):
 ##          FIX=PATCH [TITLE=...|REPORT=FILE|BUG=NAME] SEEDS=3 BUDGET=1800
 .PHONY: verify-fix bisect realbugs
 verify-fix:
-	@[ -n "$(FIX)$(BUG)" ] || { echo "error: make verify-fix needs FIX=PATCH (or BUG=NAME: its own fix)" >&2; exit 2; }
-	@host/verify-fix.sh --check $(if $(FIX),"$(FIX)")
-	@$(MAKE) -s deps stress
-	@host/verify-fix.sh $(if $(FIX),"$(FIX)")
+	@host/rig verify-fix
 
 ## bisect   the first patch of SERIES=DIR with which the finding comes back:
 ##          SERIES=DIR TITLE=...|REPORT=FILE|EXPECT=... SEED=1 BUDGET=1800
 bisect:
-	@[ -n "$(SERIES)" ] || { echo "error: make bisect needs SERIES=DIR" >&2; exit 2; }
-	@host/bisect.sh --check "$(SERIES)"
-	@$(MAKE) -s deps stress
-	@host/bisect.sh "$(SERIES)"
+	@host/rig bisect
 
 ## realbugs the real-bug corpus (bugs/) through the default soak and their reports:
 ##          BUGS=a,b SEEDS=3 BUDGET=1800 REPORTS=1 CONTROL=1 (table in logs/realbugs-*/table)
 realbugs:
-	@host/realbugs.sh --check
-	@$(MAKE) -s deps stress
-	@host/realbugs.sh
+	@host/rig realbugs
 
 ## mutants  hunt the planted-bug mutants: MUTANTS=NN[,NN] SEEDS=1 BUDGET=600 (class hunt)
 ##          BLIND=1 BLIND_BUDGET=600 (the default soak too)
 mutants:
-	@host/mutants.sh --check
-	@$(MAKE) -s deps stress
-	@host/mutants.sh
+	@host/rig mutants
 
 ## defects  put the review's defects back one at a time (patch/$KVER/defects): each must fail
 ##          the scheduler check its Check: line names: MUTANTS=NN[,NN]
