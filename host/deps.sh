@@ -8,7 +8,9 @@ libelf-dev libssl-dev cpio kmod xz-utils e2fsprogs gcc make perl python3 shellch
 util-linux parallel openssh-server openssh-client strace"
 # DEPS=skip: a host without apt (or without root) brings its own tools; the
 # rig checks the commands it runs and the kernel source, installs nothing
+# --check: only whether DEPS is one of those (host/rig, before any work)
 case "${DEPS:-apt}" in
+apt | skip) [ "${1:-}" != --check ] || exit 0 ;;&
 apt) ;;
 skip)
 	need="qemu-system-x86_64 busybox fio stress-ng gcc make bc bison flex cpio xz perl python3 lcov
