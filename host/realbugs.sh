@@ -12,8 +12,11 @@
 # settings: BUGS=a,b (bug names; default all), SEEDS=3, BUDGET=1800 (s per
 #   soak), REPORTS=1 (also REPORT= runs), CONTROL=1 (the clean control; with
 #   COVER=1 its rounds record their reach, host/reach.sh), SCENARIO (hunt)
-# A bug whose revert does not apply (a new linux-source) is "does not
-# apply", never "missed". A finding that matches the bug's Expect: line is
+# A bug's soak goes on past findings that are not the bug, as KEEP_GOING=1
+# would, and stops at its first finding that the bug's Expect: line names
+# (UNTIL_EXPECT): the load is the same whatever the bug is; only the stop
+# knows it. A bug whose revert does not apply (a new linux-source) is "does
+# not apply", never "missed". A finding that matches the bug's Expect: line is
 # "caught"; another finding in the code under test is "caught-other".
 # exit: 0 every bug applied was caught and the control is clean, 1 otherwise,
 #   2 bad input
@@ -21,17 +24,24 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 fmt='%-34s %-13s %-15s %-11s %-7s %4s %-12s %6s %6s  %s\n'
-# one row: a soak's outcome (its record, host/results.py brief) against the
-# bug's Expect: line
+# one row: a soak's outcome against the bug's Expect: line. Its findings
+# come in order (host/results.py timeline): the first one Expect: names is
+# "caught" at its time; else the first other finding in the code under
+# test is "caught-other"; a REPORT= run counts the title that came back.
 row() { # BUG HOW SEED SOAK_DIR EXPECT SECS_IF_UNKNOWN
-	local b=$1 how=$2 seed=$3 d=$4 expect=$5 result=missed title secs rounds
-	IFS=$'\t' read -r _ title secs rounds < <(python3 "$RIG_ROOT/host/results.py" brief "$d" 2>/dev/null ||
+	local b=$1 how=$2 seed=$3 d=$4 expect=$5 result=missed title=- secs=$6 rounds want s label t
+	IFS=$'\t' read -r _ want _ rounds < <(python3 "$RIG_ROOT/host/results.py" brief "$d" 2>/dev/null ||
 		printf -- '-\t-\t-\t0\n')
-	if [ "$title" != - ]; then
-		result=caught
-		[ "$how" = report ] || title_expected "$expect" "$title" || result=caught-other
-	fi
-	[[ "$secs" =~ ^[0-9]+$ ]] && [ "$result" != missed ] || secs=$6
+	while IFS=$'\t' read -r s _ label t; do
+		if [ "$how" = report ]; then
+			[ "$t" = "$want" ] || continue
+		elif ! title_expected "$expect" "$t"; then
+			[ "$label" != finding ] || [ "$result" != missed ] || result=caught-other title=$t secs=$s
+			continue
+		fi
+		result=caught title=$t secs=$s
+		break
+	done < <(python3 "$RIG_ROOT/host/results.py" timeline "$d" 2>/dev/null)
 	[ "$result" != missed ] || ok_all=0
 	printf "$fmt" "$b" "$(bug_info "$b" Commit | cut -c1-12)" "$(bug_info "$b" Class)" \
 		"$(bug_info "$b" Code)" "$how" "$seed" "$result" "$secs" "${rounds:-0}" "$title" | tee -a "$table"
@@ -136,7 +146,7 @@ for b in "${bugs[@]}"; do
 	for seed in $(seq "$SEEDS"); do
 		t0=$SECONDS
 		mkdir -p "$dir/$b-s$seed"
-		LOGS="$dir/$b-s$seed" SOAK_ID=soak BUG=$b UNDER_TEST=$code \
+		LOGS="$dir/$b-s$seed" SOAK_ID=soak BUG=$b UNDER_TEST=$code UNTIL_EXPECT=$expect \
 			"$RIG_ROOT/host/soak.sh" "$SCENARIO" "${BUDGET}s" "$seed" >"$dir/$b-s$seed.out" 2>&1 || true
 		row "$b" soak "$seed" "$dir/$b-s$seed/soak" "$expect" "$((SECONDS - t0))"
 		if [ "$REPORTS" = 1 ] && [ -f "$RIG_ROOT/bugs/$b/report.txt" ]; then

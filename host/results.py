@@ -12,6 +12,7 @@ of their JSON forms. The shell entry points check their input and call:
   results.py kcidb SOAK_DIR           KCIDB (I/O schema v5) JSON on stdout
   results.py json FILE KEY            one value of a summary.json (a.b.c)
   results.py brief SOAK_DIR           status, finding, seconds, rounds (a table row)
+  results.py timeline SOAK_DIR        every finding: seconds, round, finding|other, title
   results.py first-uptime RUN_DIR     guest uptime (s) of its first counted finding
 
 Exit: 0 done, 2 bad input (the reason on stderr).
@@ -228,6 +229,30 @@ def brief(soak):
                                     "-" if secs is None else secs, len(j.get("rounds") or []))))
 
 
+def timeline(soak):
+    """Every distinct finding of a soak, counted ones and other kernel
+    findings, in the order they came: seconds into the soak (the wall time
+    of the rounds before its own plus the guest uptime of its report, or
+    the whole round when the uptime is not known), round, label, title."""
+    j = json.load(open(os.path.join(soak, "summary.json"), encoding="utf-8"))
+    wall = {r["round"]: int(r.get("wall_s") or 0) for r in j.get("rounds") or []}
+    rows = []
+    for label, key in (("finding", "findings"), ("other", "other_findings")):
+        for f in j.get(key) or []:
+            n, up = f["round"], f.get("uptime_s")
+            if up is None:
+                try:
+                    rj = json.load(open(os.path.join(soak, f"r{n:03d}", "summary.json"), encoding="utf-8"))
+                except (OSError, ValueError):
+                    rj = {}
+                up = next((x.get("uptime_s") for x in (rj.get("findings") or []) + (rj.get("other_findings") or [])
+                           if x["title"] == f["title"]), None)
+            secs = sum(w for k, w in wall.items() if k < n) + int(up if up is not None else wall.get(n, 0))
+            rows.append((secs, n, label, f["title"]))
+    for r in sorted(rows):
+        print("\t".join(map(str, r)))
+
+
 def add_counts(total, more):
     for k, v in more.items():
         total[k] = total.get(k, 0) + v
@@ -358,13 +383,15 @@ def main(argv):
         kcidb.export(args[0], args[1] if len(args) == 2 else "cfqrig")
     elif cmd == "brief" and len(args) == 1:
         brief(args[0])
+    elif cmd == "timeline" and len(args) == 1:
+        timeline(args[0])
     elif cmd == "json" and len(args) == 2:
         get(args[0], args[1])
     elif cmd == "first-uptime" and len(args) == 1:
         first_uptime(args[0])
     else:
         die("usage: results.py run RUN | soak SOAK | merge OUT SOAK... | kcidb SOAK [ORIGIN] | json FILE KEY"
-            " | first-uptime RUN")
+            " | brief SOAK | timeline SOAK | first-uptime RUN")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,20 @@ host/realbugs.sh --table "$tmp/rb" >"$tmp/out" 2>&1 &&
 	grep -qE "^bfq-exit-icq-uaf +soak +1/1 +0 +7 +7" "$tmp/out"
 verdict $? "realbugs --table renders a corpus run from its records: caught 1/1 in 7 s"
 
+# two rounds: an other kernel finding in round 1 (no uptime: the whole
+# round, 61 s), then the bug in round 2 (61 + 7 s): realbugs counts the
+# bug at its own time, not at the first finding
+s2=$tmp/rb2/bfq-exit-icq-uaf-s1/soak
+mkdir -p "$(dirname "$s2")" && cp -r "$s" "$s2" && cp -r "$s2/r001" "$s2/r002"
+printf '2\t2\t90\tfindings\t9788\t61\texit-race\tnone\tvm\t2026-12-07T02:08:26Z\tdebug\n' >>"$s2/rounds"
+printf 'kasan\t%s\tr002\t2\tvm\n' "$title" >"$s2/findings"
+printf 'gpf\tgeneral protection fault in start_creating\tr001\t1\tvm\n' >"$s2/others"
+python3 host/results.py soak "$s2" >"$tmp/out" 2>&1 &&
+	[ "$(python3 host/results.py timeline "$s2" 2>"$tmp/out" | cut -f1-3 | tr '\t\n' ' ;')" = "61 1 other;68 2 finding;" ] &&
+	host/realbugs.sh --table "$tmp/rb2" >"$tmp/out" 2>&1 &&
+	grep -qE "^bfq-exit-icq-uaf +246cf66e300b .* soak +1 caught +68 +2  $title" "$tmp/out"
+verdict $? "a finding after another one: the timeline orders them (61 s, 68 s) and realbugs counts the bug at 68 s"
+
 host/export-kcidb.sh "$s" "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	grep -qF "$title" "$tmp/kcidb.json" && ! grep -q git_commit_hash "$tmp/kcidb.json"
