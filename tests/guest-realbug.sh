@@ -5,7 +5,8 @@
 # catches it at about 10 s of guest uptime): BUG= builds it as a kernel
 # variant; make repro REPORT= starts from its public report (a KFENCE splat
 # of another build) and must bring the bug back (exit 1); verify-fix with
-# the bug's own fix must find it without the fix and never with it (exit 0).
+# the bug's own fix must find it without the fix and never with it (exit 0);
+# host/rig bisect with a patch that breaks the build exits 125.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . host/lib.sh
@@ -42,4 +43,20 @@ if [ "$rc" = 0 ] && grep -q '^verify-fix: fixed: .* 1/1 seeds and never with it'
 else
 	echo "not ok - realbug: verify-fix with the bug's own fix says fixed (exit $rc)"
 	tail -6 "$logs/verify.out" | sed 's/^/#   /'
+fi
+
+# 125: a probe whose kernel does not build is "cannot test this revision"
+# (what git bisect run skips), through the front end; the variant it made
+# is removed from the cache again
+mkdir -p "$logs/series" && cp tests/fixtures/no-build.patch "$logs/series/0001-no-build.patch"
+before=$(ls "$RIG_CACHE")
+rc=0
+LOGS=$logs host/rig bisect SERIES="$logs/series" EXPECT='no such finding' SCENARIO=exit-race BUDGET=60 \
+	>"$logs/bisect.out" 2>&1 || rc=$?
+for e in $(comm -13 <(echo "$before") <(ls "$RIG_CACHE")); do rm -rf "${RIG_CACHE:?}/$e"; done
+if [ "$rc" = 125 ] && grep -q 'the kernel does not build or boot' "$logs/bisect.out"; then
+	echo "ok - realbug: a revision that does not build: host/rig bisect exits 125"
+else
+	echo "not ok - realbug: a revision that does not build: host/rig bisect exits 125 (exit $rc)"
+	tail -6 "$logs/bisect.out" | sed 's/^/#   /'
 fi
