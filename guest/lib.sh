@@ -6,10 +6,15 @@
 rig_log() { echo "RIG: $*" >/dev/kmsg 2>/dev/null || echo "RIG: $*" >/dev/console; }
 
 # A finding of the rig's own (data mismatch, stressor failure, stuck I/O):
-# the console copy is what the classifier reads.
+# rig_finding KEY ARGS..., its title from the table host/rig-titles (KEY's
+# printf format, with ARGS). The console copy is what the classifier reads.
 rig_finding() {
-	echo "RIG-FINDING: $*" >/dev/kmsg
-	echo "RIG-FINDING: $*" >&3
+	t=$(awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' /rig/rig-titles)
+	shift
+	# shellcheck disable=SC2059 # the format is the table's
+	[ -n "$t" ] && t=$(printf "$t" "$@") || t="rig: no title for this finding in host/rig-titles"
+	echo "RIG-FINDING: $t" >/dev/kmsg
+	echo "RIG-FINDING: $t" >&3
 }
 
 # A result line for the host (stressor results, test assertions).

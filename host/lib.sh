@@ -42,6 +42,16 @@ REPORT_RE=$("$RIG_ROOT/host/classify" --re report) || exit 2
 export SPLAT_RE REPORT_RE
 
 say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
+# a title of the rig's own findings: KEY's printf format in host/rig-titles
+# (the guest's rig_finding reads the same table)
+rig_title() { # KEY ARGS...
+	local t
+	t=$(awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' "$RIG_ROOT/host/rig-titles")
+	[ -n "$t" ] || die "host/rig-titles: no key '$1'"
+	shift
+	# shellcheck disable=SC2059 # the format is the table's
+	printf "$t" "$@"
+}
 die()  { printf 'error: %s\n' "$*" >&2; exit 2; }
 
 # Kernel lines: KVER picks the Debian source package linux-source-$KVER

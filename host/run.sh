@@ -80,7 +80,7 @@ fi
 r="$run/initrd.d"
 rm -rf "$r" && mkdir -p "$r/rig/jobs" "$r/rig/files"
 install -m 755 "$RIG_ROOT/guest/init" "$r/init"
-cp "$RIG_ROOT"/guest/{lib.sh,slice-audit.awk} "$r/rig/"
+cp "$RIG_ROOT"/guest/{lib.sh,slice-audit.awk} "$RIG_ROOT/host/rig-titles" "$r/rig/"
 cp "$RIG_ROOT"/guest/jobs/*.sh "$r/rig/jobs/"
 # the run keeps its files (plan, faults) so host/repro.sh can replay it
 mkdir -p "$run/files"
@@ -200,16 +200,16 @@ boot_and_watch() {
 		fi
 		if [ -z "$done_at" ] && grep -q '^RIG-DONE' "$run/results.log"; then done_at=$SECONDS; fi
 		if [ -n "$done_at" ] && [ $((SECONDS - done_at)) -gt 60 ]; then
-			hang="guest did not power off after its job"
+			hang=$(rig_title host-poweroff)
 		elif [ $((SECONDS - last_change)) -ge "${BOOT_SILENCE:-60}" ] && ! grep -q '^RIG-BOOT' "$run/results.log"; then
-			hang="boot stalled before init ($((SECONDS - last_change)) s without console output)"
+			hang=$(rig_title host-boot)
 		elif [ $((SECONDS - last_change)) -ge "$silence" ]; then
-			hang="no console output for $silence s"
+			hang=$(rig_title host-silent "$silence")
 		elif [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
-			hang="run exceeded its $TIMEOUT s limit"
+			hang=$(rig_title host-timeout "$TIMEOUT")
 		fi
 		if [ -n "$hang" ]; then
-			say "run $RUN_ID: $hang; asking the guest for blocked tasks and CPU backtraces"
+			say "run $RUN_ID: $hang ($((SECONDS - last_change)) s since the last console line); asking the guest for blocked tasks and CPU backtraces"
 			monitor "sendkey alt-sysrq-w"; sleep 8
 			monitor "sendkey alt-sysrq-l"; sleep 8
 			monitor "quit"; sleep 3

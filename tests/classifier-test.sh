@@ -139,4 +139,28 @@ rc=0; UNDER_TEST=xfs "$root/host/suppress" "$tmp/known2" </dev/null 2>/dev/null 
 "$root/host/suppress" >/dev/null 2>&1 </dev/null; rc=$?
 [ "$rc" = 2 ] && ok "suppress without a file exits 2" || not_ok "suppress without a file exits 2 (got $rc)"
 
+# the rig's own titles (host/rig-titles): every key the code names is in
+# the table and every key of the table is named; each title, as the guest
+# or the host writes it, is classified once as a rig finding with that title
+keys=$(awk -F'\t' '!/^#/ && NF >= 3 { print $1 }' "$root/host/rig-titles" | sort)
+used=$( (grep -rhoE 'rig_finding [a-z][a-z-]+' "$root/guest"; grep -rhoE 'rig_title [a-z][a-z-]+' "$root/host") |
+	awk '{ print $2 }'; grep -rhoE 'rig_finding "audit-' "$root/guest" >/dev/null &&
+	awk '/^function breach/ { f = 1 } f && match($0, /breach\("[a-z]+"/) { print "audit-" substr($0, RSTART + 8, RLENGTH - 9) }' \
+		"$root/guest/slice-audit.awk")
+used=$(echo "$used" | sort -u)
+[ -n "$keys" ] && [ "$keys" = "$used" ] && ok "rig-titles: every key the code names is in the table, and each is used" ||
+	{ not_ok "rig-titles: every key the code names is in the table, and each is used"; diff <(echo "$keys") <(echo "$used") | sed 's/^/#   /'; }
+bad=''
+while IFS=$'\t' read -r key fmt _; do
+	n=$(grep -o "%s" <<<"$fmt" | wc -l)
+	# shellcheck disable=SC2046,SC2059 # one word per %s of the table's format
+	t=$(printf "$fmt" $(seq -f "arg%g" 1 "$n"))
+	case $key in host-*) line="RIG-HANG: $t" want="hang: $t" ;; *) line="[   1.000000][  T61] RIG-FINDING: $t" want=$t ;; esac
+	printf '%s\n' "$line" >"$tmp/t.log"
+	got=$("$classify" "$tmp/t.log" 2>/dev/null | awk -F'\t' '$1 == "finding"' )
+	[ "$got" = "$(printf 'finding\trig\t%s' "$want")" ] || bad="$bad $key"
+done < <(grep -v '^#' "$root/host/rig-titles")
+[ -z "$bad" ] && ok "rig-titles: each title is classified once as a rig finding with that title" ||
+	not_ok "rig-titles: each title is classified once as a rig finding with that title (not:$bad)"
+
 exit "$failed"

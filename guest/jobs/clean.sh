@@ -6,7 +6,7 @@ name=${dev#/dev/}
 sched=${RIG_SCHED:-mq-deadline}
 dur=${RIG_DURATION:-60}
 seed=${RIG_SEED:-1}
-echo "$sched" >/sys/block/$name/queue/scheduler || { rig_finding "rig: cannot select $sched"; exit 1; }
+echo "$sched" >/sys/block/$name/queue/scheduler || { rig_finding rig-select "$sched" "$name"; exit 1; }
 rig_log "clean: $sched on $name for $dur s, seed $seed"
 rig_heartbeat clean 15 &
 hb=$!
@@ -22,6 +22,6 @@ rrc=$?
 kill $hb
 cat /tmp/readers.out /tmp/writers.out | grep -E '^(result|summary) ' >&3
 grep -h 'verify:' /tmp/readers.out /tmp/writers.out | head -5 >&3
-[ $rrc -eq 0 ] || rig_finding "stressor: readers exited $rrc"
-[ $wrc -eq 0 ] || rig_finding "stressor: writers exited $wrc"
+[ $rrc -eq 0 ] || rig_finding stressor-exit readers "$rrc"
+[ $wrc -eq 0 ] || rig_finding stressor-exit writers "$wrc"
 [ $rrc -eq 0 ] && [ $wrc -eq 0 ]

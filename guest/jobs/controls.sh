@@ -11,7 +11,7 @@ for c in ${RIG_CONTROLS:-lockdep kasan odebug atomic_sleep hung leak}; do
 	rig_log "control: $c"
 	case "$c" in
 	lockdep | kasan | odebug | atomic_sleep | hung | race | leak) ;;
-	*) rig_finding "rig: unknown control '$c' (RIG_CONTROLS: lockdep kasan odebug atomic_sleep hung race leak)"; exit 2 ;;
+	*) rig_finding rig-control "$c"; exit 2 ;;
 	esac
 	case "$c" in
 	hung)

@@ -28,13 +28,13 @@ for d in $PLAN_DEVICES; do
 		params=" $PLAN_NULLB " nr=1
 		case "$params" in *" configfs=1 "*) params=$(echo "$params" | sed 's/ configfs=1 / /') nr=0 ;; esac
 		modprobe null_blk nr_devices=$nr queue_mode=2 irqmode=2 completion_nsec=500000 gb=1 \
-			memory_backed=1 hw_queue_depth=64 $params $FAULT_NULLB || { rig_finding "rig: null_blk did not load"; exit 1; }
+			memory_backed=1 hw_queue_depth=64 $params $FAULT_NULLB || { rig_finding rig-nullb; exit 1; }
 		if [ $nr = 0 ]; then
 			mkdir /sys/kernel/config/nullb/nullb0 && echo 1 >/sys/kernel/config/nullb/nullb0/power ||
-				{ rig_finding "rig: null_blk configfs device did not power on"; exit 1; }
+				{ rig_finding rig-nullb-configfs; exit 1; }
 		fi
 		nullb_as_disk nullb0 ;;
-	sdebug) modprobe scsi_debug dev_size_mb=256 $PLAN_SDEBUG || { rig_finding "rig: scsi_debug did not load"; exit 1; }
+	sdebug) modprobe scsi_debug dev_size_mb=256 $PLAN_SDEBUG || { rig_finding rig-sdebug; exit 1; }
 		sleep 1 ;;
 	esac
 done
@@ -50,15 +50,15 @@ done
 queues='' audit_conf='' nodes=''
 for d in $PLAN_DEVICES; do
 	n=$(devnode "$d")
-	[ -b "$n" ] || { rig_finding "rig: device $d did not appear"; exit 1; }
+	[ -b "$n" ] || { rig_finding rig-device "$d"; exit 1; }
 	nodes="$nodes${nodes:+,}$n"	# for paths' --peers
 	echo "$PLAN_SCHED" >"/sys/block/${n#/dev/}/queue/scheduler" ||
-		{ rig_finding "rig: cannot select $PLAN_SCHED on $d"; exit 1; }
+		{ rig_finding rig-select "$PLAN_SCHED" "$d"; exit 1; }
 	# the scenario's tunables (a round recorded before they existed has none)
 	defaults=$(slice_tunables "${n#/dev/}")
 	for t in ${PLAN_IOSCHED:-}; do
 		echo "${t#*=}" >"/sys/block/${n#/dev/}/queue/iosched/${t%%=*}" ||
-			{ rig_finding "rig: cannot set iosched $t on $d ($PLAN_SCHED)"; exit 1; }
+			{ rig_finding rig-tunable "$t" "$d" "$PLAN_SCHED"; exit 1; }
 	done
 	case " $torn " in *" $d "*) continue ;; esac
 	# what the slice audit knows of the device: a cfq on it has the
@@ -210,7 +210,7 @@ while :; do
 	if [ $el -ge $((dur + grace)) ]; then
 		rig_log "stressors still running $grace s after the deadline: dumping blocked tasks"
 		echo w >/proc/sysrq-trigger
-		for name in $(running); do rig_finding "hang: stressor $name did not stop at its deadline"; done
+		for name in $(running); do rig_finding hang-deadline "$name"; done
 		kill -9 $pids 2>/dev/null
 		break
 	fi
@@ -224,7 +224,7 @@ while :; do
 		: >/tmp/stalled.$i
 		eval "spec=\$PLAN_S$i"
 		# one title per stressor, whatever the seconds (the log line has them)
-		rig_finding "hang: stressor ${spec%% *} made no progress"
+		rig_finding hang-progress "${spec%% *}"
 		rig_log "$line: dumping blocked tasks"
 		echo w >/proc/sysrq-trigger
 		stalled=1
@@ -265,17 +265,7 @@ while :; do
 	# a breach of a rule is a finding
 	if [ -n "$audit_pid" ] && [ -z "${breach:-}" ] &&
 		breach=$(grep -m1 -E "^($audit_kinds) " /tmp/audit.out); then
-		case "$breach" in
-		short*) rig_finding "slice audit: a slice ended by time before the shortest slice of its queue" ;;
-		length*) rig_finding "slice audit: a slice started with a length off legacy CFQ's rule" ;;
-		idle*) rig_finding "slice audit: an idle window longer than slice_idle" ;;
-		nonrot*) rig_finding "slice audit: an idle window on a non-rotational device that queues" ;;
-		timeout*) rig_finding "slice audit: the idle timer ended a slice that armed no idle window" ;;
-		round*) rig_finding "slice audit: a queue got two slices in one round" ;;
-		class*) rig_finding "slice audit: a slice went to a class while a better one had queues waiting" ;;
-		preempt*) rig_finding "slice audit: a slice kept the device while a better class had queues waiting" ;;
-		grace*) rig_finding "slice audit: an IDLE slice within the grace period of RT or BE work" ;;
-		esac
+		rig_finding "audit-${breach%% *}"
 		grep -E "^($audit_kinds) " /tmp/audit.out | head -n 5 | sed 's/^/audit breach: /' >&3
 		grep "^context ${breach%% *} " /tmp/audit.out | sed 's/^/audit /' >&3
 		if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ]; then
@@ -330,7 +320,7 @@ while [ $i -lt "$PLAN_N" ]; do
 		# completes; waiting for it would hang the runner too
 		sleep 5
 		if kill -0 "$p" 2>/dev/null; then
-			rig_finding "hang: stressor $name stuck in uninterruptible I/O after the round"
+			rig_finding hang-dstate "$name"
 			echo w >/proc/sysrq-trigger
 			rc=1 stuck=1
 			continue
@@ -342,15 +332,15 @@ while [ $i -lt "$PLAN_N" ]; do
 	tail -n 20 /tmp/s$i.err | sed "s/^/stderr $name: /" >&3
 	case "$name:$src" in
 	*:0 | *:137 | *:143) ;;   # 137/143: ended by the runner
-	stress-ng:* | fio:*) rig_finding "stressor: $name exited $src"; rc=1 ;;
+	stress-ng:* | fio:*) rig_finding stressor-exit "$name" "$src"; rc=1 ;;
 	*:1)
-		rig_finding "stressor: $name check failed"
+		rig_finding stressor-check "$name"
 		# its first complaints: the last lines may be retries that came after
 		grep "^$name: " /tmp/s$i.err | head -n 5 | sed 's/^/first: /' >&3
 		tail -n 5 /tmp/s$i.err >&3
 		rc=1 ;;
-	*:2) rig_finding "stressor: $name usage error"; tail -n 3 /tmp/s$i.err >&3; rc=1 ;;
-	*) rig_finding "stressor: $name exited $src"; tail -n 5 /tmp/s$i.err >&3; rc=1 ;;
+	*:2) rig_finding stressor-usage "$name"; tail -n 3 /tmp/s$i.err >&3; rc=1 ;;
+	*) rig_finding stressor-exit "$name" "$src"; tail -n 5 /tmp/s$i.err >&3; rc=1 ;;
 	esac
 done
 
@@ -368,7 +358,7 @@ if [ -z "${stuck:-}" ] && [ -z "${stalled:-}" ]; then
 	if [ -d /sys/module/cfq_iosched ]; then
 		ref=$(cat /sys/module/cfq_iosched/refcnt 2>/dev/null)
 		if [ "$ref" != 0 ] || ! rmmod cfq-iosched 2>/tmp/rmmod.err; then
-			rig_finding "leak: cfq-iosched keeps references after every queue left cfq"
+			rig_finding leak-module-refs
 			rig_log "cfq-iosched refcnt ${ref:-?} after every queue left cfq"
 			cat /tmp/rmmod.err >&3
 			rc=1
