@@ -13,6 +13,7 @@ of their JSON forms. The shell entry points check their input and call:
   results.py json FILE KEY            one value of a summary.json (a.b.c)
   results.py brief SOAK_DIR           status, finding, seconds, rounds (a table row)
   results.py timeline SOAK_DIR        every finding: seconds, round, finding|other, title
+  results.py cut SOAK_DIR             rounds a crash or hang ended early: rN, its finding
   results.py first-uptime RUN_DIR     guest uptime (s) of its first counted finding
 
 Exit: 0 done, 2 bad input (the reason on stderr).
@@ -253,6 +254,17 @@ def timeline(soak):
         print("\t".join(map(str, r)))
 
 
+def cut(soak):
+    """The rounds of a soak that a crash or a hang ended early (they ran only
+    part of their load), each with the first finding seen in it."""
+    j = json.load(open(os.path.join(soak, "summary.json"), encoding="utf-8"))
+    for r in j.get("rounds") or []:
+        if r.get("status") in ("crash", "hang"):
+            t = next((f["title"] for f in (j.get("findings") or []) + (j.get("other_findings") or [])
+                      if f["round"] == r["round"]), "-")
+            print(f"r{r['round']}\t{t}")
+
+
 def add_counts(total, more):
     for k, v in more.items():
         total[k] = total.get(k, 0) + v
@@ -383,6 +395,8 @@ def main(argv):
         kcidb.export(args[0], args[1] if len(args) == 2 else "cfqrig")
     elif cmd == "brief" and len(args) == 1:
         brief(args[0])
+    elif cmd == "cut" and len(args) == 1:
+        cut(args[0])
     elif cmd == "timeline" and len(args) == 1:
         timeline(args[0])
     elif cmd == "json" and len(args) == 2:
@@ -391,7 +405,7 @@ def main(argv):
         first_uptime(args[0])
     else:
         die("usage: results.py run RUN | soak SOAK | merge OUT SOAK... | kcidb SOAK [ORIGIN] | json FILE KEY"
-            " | brief SOAK | timeline SOAK | first-uptime RUN")
+            " | brief SOAK | timeline SOAK | cut SOAK | first-uptime RUN")
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ for seed in $(seq "$SEEDS"); do
 	rc=0
 	HUNT_ID="$id-without-s$seed" "$RIG_ROOT/host/hunt.sh" "$rot" "$seed" "$BUDGET" >"$tmp/out" || rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
-	rounds=$(sed -n 's/^rounds=//p' "$LOGS/$id-without-s$seed/summary")
+	rounds=$(python3 "$RIG_ROOT/host/results.py" brief "$LOGS/$id-without-s$seed" | cut -f4)
 	say "verify-fix: without the fix, seed $seed: $(head -n1 "$tmp/out")"
 	[ "$rc" = 0 ] || without=$((without + 1))
 	rc=0
@@ -92,10 +92,10 @@ for seed in $(seq "$SEEDS"); do
 	[ "$rc" = 0 ] || with=$((with + 1))
 	# a round with the fix that a crash or hang of another bug ended
 	# early ran only part of its load: it proves nothing either way
-	cut=$(awk -F'\t' '$4 ~ /^(crash|hang)$/ { print "r" $1 }' "$LOGS/$id-with-s$seed/rounds" 2>/dev/null | tr '\n' ' ')
+	cut=$(python3 "$RIG_ROOT/host/results.py" cut "$LOGS/$id-with-s$seed" | head -n1)
 	[ "$rc" != 0 ] || [ -z "$cut" ] || {
-		masked="$masked seed $seed (${cut% }: $(grep -P '^finding\t' "$LOGS/$id-with-s$seed/summary" | head -n1 | cut -f3))"
-		say "verify-fix: with the fix, seed $seed: round ${cut% } ended at another bug's crash or hang"; }
+		masked="$masked seed $seed (${cut/$'\t'/: })"
+		say "verify-fix: with the fix, seed $seed: round ${cut%%$'\t'*} ended at another bug's crash or hang"; }
 done
 runs="$SEEDS seed(s), $((SECONDS - t0)) s; logs: $LOGS/$id-*"
 if [ "$with" -gt 0 ]; then

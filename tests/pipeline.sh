@@ -54,6 +54,10 @@ python3 host/results.py soak "$s2" >"$tmp/out" 2>&1 &&
 	host/realbugs.sh --table "$tmp/rb2" >"$tmp/out" 2>&1 &&
 	grep -qE "^bfq-exit-icq-uaf +246cf66e300b .* soak +1 caught +68 +2  $title" "$tmp/out"
 verdict $? "a finding after another one: the timeline orders them (61 s, 68 s) and realbugs counts the bug at 68 s"
+sed -i '1s/\tfindings\t/\tcrash\t/' "$s2/rounds"
+python3 host/results.py soak "$s2" >"$tmp/out" 2>&1 &&
+	[ "$(python3 host/results.py cut "$s2" 2>"$tmp/out")" = "$(printf 'r1\tgeneral protection fault in start_creating')" ]
+verdict $? "the rounds a crash ended early, with their finding (what makes a verify-fix inconclusive)"
 
 host/export-kcidb.sh "$s" "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
