@@ -29,7 +29,7 @@ deps:
 
 ## kernel   build the guest kernel (cached outside the repo, incremental)
 kernel: settings deps
-	@host/kernel.sh >/dev/null
+	@host/build/kernel.sh >/dev/null
 
 ## stress   build the static C stressors
 stress: deps
@@ -37,11 +37,11 @@ stress: deps
 
 ## guest    build the guest images (initramfs, tools disk)
 guest: kernel stress
-	@host/image.sh "$$(host/kernel.sh | tail -n1)" >/dev/null
+	@host/build/image.sh "$$(host/build/kernel.sh | tail -n1)" >/dev/null
 
 ## boot     boot the guest once and power off (prints boot time)
 boot: guest
-	@host/run.sh probe
+	@host/vm/run.sh probe
 
 ## soak     rounds back to back: SCENARIO=hunt (a rotation) DURATION=30m SEED= [FAULTS=all]
 ##          [ROUNDS=a-b] [COVER=1] [KEEP_GOING=1]; input is checked before any build
@@ -56,12 +56,12 @@ cover:
 ##          HOSTS=':,host2,user@host3' SCENARIO=hunt ROUNDS=1-14 SEED=1234 [CHUNK=] [RIG_DIR=]
 .PHONY: shard
 shard: deps
-	@HOSTS="$(HOSTS)" host/shard.sh "$(SCENARIO)" "$(ROUNDS)" "$(SEED)"
+	@HOSTS="$(HOSTS)" host/hunt/shard.sh "$(SCENARIO)" "$(ROUNDS)" "$(SEED)"
 
 ## merge    one soak summary from soak directories (shards of one soak): DIRS="a b" [OUT=dir]
 .PHONY: merge
 merge:
-	@host/merge.sh $(if $(OUT),-o "$(OUT)") $(DIRS)
+	@host/report/merge.sh $(if $(OUT),-o "$(OUT)") $(DIRS)
 
 ## kcidb    a soak as KCIDB I/O JSON (schema v5.3): SOAK=logs/soak-... [OUT=file]
 .PHONY: kcidb
@@ -70,9 +70,9 @@ kcidb:
 
 ## cover-all  one round of every scenario with coverage, and their union (README table)
 cover-all:
-	@host/cover-all.sh --check
+	@host/measure/cover-all.sh --check
 	@$(MAKE) -s deps stress
-	@host/cover-all.sh
+	@host/measure/cover-all.sh
 
 ## repro    from a report: REPORT=FILE (a console log, dmesg or syzbot e-mail; BUDGET=1800)
 ##          or re-run a round N times: RUN=soak-.../r001 N=3, TITLE="..." (latest run with
@@ -106,19 +106,19 @@ mutants:
 ## defects  put the review's defects back one at a time (patch/$KVER/defects): each must fail
 ##          the scheduler check its Check: line names: MUTANTS=NN[,NN]
 defects:
-	@host/defects.sh --check $(MUTANTS)
+	@host/hunt/defects.sh --check $(MUTANTS)
 	@$(MAKE) -s guest
-	@host/defects.sh $(MUTANTS)
+	@host/hunt/defects.sh $(MUTANTS)
 
 ## detector-cost  wall time and ops of one round: plain, with coverage, with KCSAN (idle machine)
 detector-cost:
-	@host/detector-cost.sh --check
+	@host/measure/detector-cost.sh --check
 	@$(MAKE) -s deps stress
-	@host/detector-cost.sh
+	@host/measure/detector-cost.sh
 
 ## bench    scheduler benchmark, emulated disk, perf kernel: BENCH_TIME=5 BENCH_REPS=3 BENCH_DEVS=rotdisk ...
 bench: deps
-	@FLAVOR=perf host/bench.sh
+	@FLAVOR=perf host/measure/bench.sh
 
 ## test     all tests (host checks, positive controls, scheduler checks, smoke)
 test:

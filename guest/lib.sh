@@ -6,13 +6,13 @@
 rig_log() { echo "RIG: $*" >/dev/kmsg 2>/dev/null || echo "RIG: $*" >/dev/console; }
 
 # A finding of the rig's own (data mismatch, stressor failure, stuck I/O):
-# rig_finding KEY ARGS..., its title from the table host/rig-titles (KEY's
+# rig_finding KEY ARGS..., its title from the table host/report/rig-titles (KEY's
 # printf format, with ARGS). The console copy is what the classifier reads.
 rig_finding() {
 	t=$(awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' /rig/rig-titles)
 	shift
 	# shellcheck disable=SC2059 # the format is the table's
-	[ -n "$t" ] && t=$(printf "$t" "$@") || t="rig: no title for this finding in host/rig-titles"
+	[ -n "$t" ] && t=$(printf "$t" "$@") || t="rig: no title for this finding in host/report/rig-titles"
 	echo "RIG-FINDING: $t" >/dev/kmsg
 	echo "RIG-FINDING: $t" >&3
 }
@@ -87,7 +87,7 @@ audit_device() { # disk [earlier tunables, default: now]
 
 # A test device of a scenario (virtio, nullb, sdebug) -> its /dev node, once
 # it exists. Used by guest/jobs/scenario.sh and by the fault code that
-# host/faults.sh generates (target=DEV).
+# host/hunt/faults.sh generates (target=DEV).
 devnode() {
 	case "$1" in
 	virtio) scratch_dev ;;
@@ -98,7 +98,7 @@ devnode() {
 
 # Coverage (RIG_COVER=1, a kernel with gcov): every .gcda under debugfs goes
 # to the host on the results channel as base64 between "gcda-begin PATH"
-# and "gcda-end" (host/coverage.sh takes them out of results.log). gcov
+# and "gcda-end" (host/measure/coverage.sh takes them out of results.log). gcov
 # keeps an unloaded module's counts (gcov_persist=1), so a round whose
 # teardown unloaded the scheduler still hands them over.
 rig_gcov_dump() {
@@ -123,10 +123,10 @@ rig_gcov_dump() {
 #                   unreferenced is not the round's
 #   rig_leaks       the scans; prints every object still unreferenced as a
 #                   "BUG: memory leak" report on the console, as syzkaller
-#                   does (host/report-patterns titles it), and "kmemleak
+#                   does (host/report/report-patterns titles it), and "kmemleak
 #                   leaks=N" (or "kmemleak off") on the results channel,
 #                   and sets leaks (N, off, or skipped in a boot without
-#                   kmemleak=on: host/run.sh KMEMLEAK).
+#                   kmemleak=on: host/vm/run.sh KMEMLEAK).
 #                   Call it after the queues left the scheduler (what its
 #                   exit leaks shows then) and before its module unloads
 #                   (a leak's backtrace names the module's functions only

@@ -52,7 +52,7 @@ same_title() { # A B
 # Frames of a console log: each "f+0x../0x.." line's function, in order,
 # once, without unreliable ones ("? f+0x..") and the generic ones (reporting, locking, interrupts, entry,
 # allocators); from line FROM on, at most MAX. One rule for a posted report
-# (host/report.sh) and for a round's console (finding_matches).
+# (host/hunt/report.sh) and for a round's console (finding_matches).
 GENERIC_FRAMES='^(dump_|show_stack|print_|kasan|__kasan|__asan|kfence|check_|_raw_|lock_|lockdep|__lock|mark_|__warn|warn_|report_bug|handle_bug|exc_|asm_|do_error_trap|die|__die|oops|panic|printk|vprintk|__wake_up|try_to_wake_up|do_raw_spin|spin_|queued_spin|kthread|ret_from_fork|worker_thread|process_one_work|smp_|__sysvec|sysvec_|irq_|handle_|__handle|el[01]|gic_|arch_timer|__hrtimer|hrtimer_interrupt|entry_SYSCALL|do_syscall|__x64|x64_sys|__do_sys|__se_sys|__arm64|invoke_syscall|ubsan|__ubsan|refcount_|kmemleak|slab_|kmem_|kfree|kmalloc|__kmalloc|__slab|___slab|rcu_|call_rcu|debug_|__schedule|schedule|preempt_|do_idle|default_idle|cpuidle|cpu_startup|native_|__x86|common_startup|secondary_startup|start_kernel|rest_init|do_mem_abort|do_page_fault|__do_kernel_fault|do_translation_fault|el1h|el0t|stack_trace|save_stack|set_track|__kmem|kmem_cache|_printk|nmi_|__nmi)'
 frames_of() { # CONSOLE [FROM] [MAX]
 	tail -n +"${2:-1}" "$1" | sed -nE 's/^\[[^]]*\]( ?\[[^]]*\])?[[:space:]]+(\[<[0-9a-f]+>\] )?([A-Za-z_][A-Za-z0-9_.]*)\+0x[0-9a-f]+\/0x[0-9a-f]+.*/\3/p' |
@@ -67,7 +67,7 @@ frames_of() { # CONSOLE [FROM] [MAX]
 finding_matches() { # A RUN_DIR: prints the matching finding's title
 	local a=$1 run=$2 t line fa
 	fa=$(sed -n 's/.* in \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' <<<"$a")
-	"$RIG_ROOT/host/classify" --json "$run/console.log" 2>/dev/null |
+	"$RIG_ROOT/host/report/classify" --json "$run/console.log" 2>/dev/null |
 		python3 -c 'import json, sys
 for f in json.load(sys.stdin): print("%d\t%s" % (f["first_line"], f["title"]))' 2>/dev/null |
 	while IFS=$'\t' read -r line t; do
@@ -77,13 +77,13 @@ for f in json.load(sys.stdin): print("%d\t%s" % (f["first_line"], f["title"]))' 
 	done || true # classify exits 1 when it finds something: no error here
 }
 
-# REPORT=FILE as the finding to look for (host/report.sh --analyse): sets
+# REPORT=FILE as the finding to look for (host/hunt/report.sh --analyse): sets
 # UNTIL_TITLE and UNDER_TEST (the user's, else the report's) and writes the
-# report's rotation to ROT. Used by host/verify-fix.sh and host/bisect.sh.
+# report's rotation to ROT. Used by host/hunt/verify-fix.sh and host/hunt/bisect.sh.
 # shellcheck disable=SC2034 # UNTIL_TITLE is for the caller (exported there)
 report_finding() { # FILE USER_UNDER_TEST ROT
 	local a
-	a=$(UNDER_TEST=$2 REPORT_ROT=$3 "$RIG_ROOT/host/report.sh" --analyse "$1") || exit 2
+	a=$(UNDER_TEST=$2 REPORT_ROT=$3 "$RIG_ROOT/host/hunt/report.sh" --analyse "$1") || exit 2
 	UNTIL_TITLE=$(sed -n 's/^title=//p' <<<"$a")
 	UNDER_TEST=$(sed -n 's/^under_test=//p' <<<"$a")
 }

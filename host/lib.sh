@@ -9,9 +9,9 @@ FLAVOR=${FLAVOR:-debug}
 KERNEL_SRC=${KERNEL_SRC:-}
 EXTRA_CONFIG=${EXTRA_CONFIG:-}
 # BUG=NAME: a bug of the real-bug corpus (bugs/NAME/), its fix reverted on a
-# copy of the built tree (host/kernel.sh)
+# copy of the built tree (host/build/kernel.sh)
 BUG=${BUG:-}
-# UNDER_TEST=NAME: the code under test (host/under-test); FAIL_ON_OTHER=1:
+# UNDER_TEST=NAME: the code under test (host/report/under-test); FAIL_ON_OTHER=1:
 # findings outside it fail the run too
 UNDER_TEST=${UNDER_TEST:-cfq}
 FAIL_ON_OTHER=${FAIL_ON_OTHER:-0}
@@ -33,21 +33,21 @@ LOGS=${LOGS:-$RIG_ROOT/logs}
 export RIG_ROOT RIG_CACHE FLAVOR KVER KERNEL_SRC EXTRA_CONFIG BUG UNDER_TEST FAIL_ON_OTHER LOGS
 
 # Console lines that start a kernel report (after the "[time][caller] "
-# prefix), from the one table of reports, host/report-patterns (read by
-# host/classify alone): SPLAT_RE, reports after which the guest may be
+# prefix), from the one table of reports, host/report/report-patterns (read by
+# host/report/classify alone): SPLAT_RE, reports after which the guest may be
 # wedged; REPORT_RE, every report. The guest gets REPORT_RE in its run.conf
 # (RIG_REPORT_RE).
-SPLAT_RE=$("$RIG_ROOT/host/classify" --re splat) || exit 2
-REPORT_RE=$("$RIG_ROOT/host/classify" --re report) || exit 2
+SPLAT_RE=$("$RIG_ROOT/host/report/classify" --re splat) || exit 2
+REPORT_RE=$("$RIG_ROOT/host/report/classify" --re report) || exit 2
 export SPLAT_RE REPORT_RE
 
 say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
-# a title of the rig's own findings: KEY's printf format in host/rig-titles
+# a title of the rig's own findings: KEY's printf format in host/report/rig-titles
 # (the guest's rig_finding reads the same table)
 rig_title() { # KEY ARGS...
 	local t
-	t=$(awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' "$RIG_ROOT/host/rig-titles")
-	[ -n "$t" ] || die "host/rig-titles: no key '$1'"
+	t=$(awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' "$RIG_ROOT/host/report/rig-titles")
+	[ -n "$t" ] || die "host/report/rig-titles: no key '$1'"
 	shift
 	# shellcheck disable=SC2059 # the format is the table's
 	printf "$t" "$@"
@@ -139,7 +139,7 @@ flavor_fragments() {
 
 # The series meant for merge (patch/$KVER/*.patch), then the rig-only
 # patches (patch/$KVER/rig/*.patch: test hooks) that only the rig's kernels
-# carry. Mutants (patch/$KVER/mutants/) are applied by host/mutants.sh alone.
+# carry. Mutants (patch/$KVER/mutants/) are applied by host/hunt/mutants.sh alone.
 merge_series() { ls "$RIG_ROOT/patch/$KVER"/*.patch 2>/dev/null | sort; }
 rig_series()   { ls "$RIG_ROOT/patch/$KVER"/rig/*.patch 2>/dev/null | sort; }
 series_files() { merge_series; rig_series; }
@@ -172,7 +172,7 @@ series_hash() {
 
 # The tree the kernel is built from: the package's, extracted and patched in
 # the cache; with KERNEL_SRC, the user's tree itself when it carries the
-# series already, else a patched copy in the cache (host/kernel.sh records
+# series already, else a patched copy in the cache (host/build/kernel.sh records
 # which in the .tree file). An EXTRA_CONFIG kernel has its own build.
 kernel_tree() {
 	local t
@@ -185,9 +185,9 @@ kernel_tree() {
 	fi
 }
 # A kernel variant: the package's tree with patches on top, built as a copy
-# of the tree and its build (host/kernel.sh). Its patches: BUG's revert,
-# then RIG_PATCHES (files, space-separated; set by host/verify-fix.sh, a fix
-# to check, and host/bisect.sh, the first patches of a series).
+# of the tree and its build (host/build/kernel.sh). Its patches: BUG's revert,
+# then RIG_PATCHES (files, space-separated; set by host/hunt/verify-fix.sh, a fix
+# to check, and host/hunt/bisect.sh, the first patches of a series).
 RIG_PATCHES=${RIG_PATCHES:-}
 export RIG_PATCHES
 variant_patches() {
@@ -210,16 +210,16 @@ kernel_build() {
 }
 
 under_test_check() {
-	awk -F'\t' -v n="$UNDER_TEST" '!/^#/ && $1 == n {f = 1} END {exit !f}' "$RIG_ROOT/host/under-test" ||
-		die "unknown UNDER_TEST '$UNDER_TEST' (choose: $(grep -v '^#' "$RIG_ROOT/host/under-test" | cut -f1 | tr '\n' ' '))"
+	awk -F'\t' -v n="$UNDER_TEST" '!/^#/ && $1 == n {f = 1} END {exit !f}' "$RIG_ROOT/host/report/under-test" ||
+		die "unknown UNDER_TEST '$UNDER_TEST' (choose: $(grep -v '^#' "$RIG_ROOT/host/report/under-test" | cut -f1 | tr '\n' ' '))"
 	case $FAIL_ON_OTHER in 0 | 1) ;; *) die "FAIL_ON_OTHER must be 0 or 1 (got '$FAIL_ON_OTHER')" ;; esac
 }
-# a column of host/under-test's line NAME (2 SCHED, 3 SCOPE, 4 OWN)
-under_test_field() { awk -F'\t' -v n="$1" -v c="$2" '!/^#/ && $1 == n {print $c}' "$RIG_ROOT/host/under-test"; } # NAME COLUMN
+# a column of host/report/under-test's line NAME (2 SCHED, 3 SCOPE, 4 OWN)
+under_test_field() { awk -F'\t' -v n="$1" -v c="$2" '!/^#/ && $1 == n {print $c}' "$RIG_ROOT/host/report/under-test"; } # NAME COLUMN
 # the scheduler that scenarios written for cfq run on (- : their own)
 under_test_sched() { under_test_field "$UNDER_TEST" 2; }
 
-# The kernels a rotation (or scenario) FILE boots, as host/soak.sh picks
+# The kernels a rotation (or scenario) FILE boots, as host/hunt/soak.sh picks
 # them: a line's FLAVOR column when the soak's FLAVOR is the default
 # (debug), else FLAVOR for every round
 rotation_flavors() { # FILE
@@ -253,18 +253,18 @@ fault_files() {
 	for f in $1; do [ "$f" = none ] || echo "$RIG_ROOT/faults/$f.flt"; done
 }
 
-# A round's plan lives in a directory: plan (host/scenario.sh plan) and,
-# when it arms faults, faults.sh (host/faults.sh guest). host/run.sh keeps a
-# copy of both in the run's files/, which host/repro.sh replays.
+# A round's plan lives in a directory: plan (host/hunt/scenario.sh plan) and,
+# when it arms faults, faults.sh (host/hunt/faults.sh guest). host/vm/run.sh keeps a
+# copy of both in the run's files/, which host/hunt/repro.sh replays.
 plan_value() { sed -n "s/^PLAN_$2='\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$1"; } # FILE KEY
 
 plan_dir() { # SCENARIO_FILE SEED DURATION DIR
 	local faults
 	mkdir -p "$4"
-	"$RIG_ROOT/host/scenario.sh" plan "$1" "$2" "$3" >"$4/plan" || exit 2
+	"$RIG_ROOT/host/hunt/scenario.sh" plan "$1" "$2" "$3" >"$4/plan" || exit 2
 	faults=$(plan_value "$4/plan" FAULTS)
 	# shellcheck disable=SC2046 # fault set names are plain words
-	[ "$faults" = none ] || "$RIG_ROOT/host/faults.sh" guest $(fault_files "$faults") >"$4/faults.sh"
+	[ "$faults" = none ] || "$RIG_ROOT/host/hunt/faults.sh" guest $(fault_files "$faults") >"$4/faults.sh"
 }
 
 run_plan() { # DIR RUN_ID [RIG_KEY=VALUE ...]: one guest run of that plan
@@ -272,7 +272,7 @@ run_plan() { # DIR RUN_ID [RIG_KEY=VALUE ...]: one guest run of that plan
 	shift 2
 	d=$(plan_value "$p/plan" DURATION)
 	extra="$p/plan"; [ ! -f "$p/faults.sh" ] || extra="$extra $p/faults.sh"
-	RUN_ID="$id" TIMEOUT=$((d + 400)) EXTRA_FILES="$extra" "$RIG_ROOT/host/run.sh" scenario \
+	RUN_ID="$id" TIMEOUT=$((d + 400)) EXTRA_FILES="$extra" "$RIG_ROOT/host/vm/run.sh" scenario \
 		"RIG_SCENARIO=$(plan_value "$p/plan" SCENARIO)" "RIG_SEED=$(plan_value "$p/plan" SEED)" \
 		"RIG_DURATION=$d" "$@"
 }
@@ -280,7 +280,7 @@ run_plan() { # DIR RUN_ID [RIG_KEY=VALUE ...]: one guest run of that plan
 # gcov for the block layer's objects (block/*.c: the schedulers, blk-mq,
 # the elevator, blk-ioc, rq-qos) on kernels built with GCOV_KERNEL: make
 # variables for the kernel build. COVER=1 reports the scheduler's file; every
-# round's reach (the block functions it ran) is kept for REPORT= (host/reach.sh).
+# round's reach (the block functions it ran) is kept for REPORT= (host/measure/reach.sh).
 gcov_args() { # BUILD_DIR TREE
 	local f
 	grep -qx 'CONFIG_GCOV_KERNEL=y' "$1/.config" 2>/dev/null || return 0
@@ -332,7 +332,7 @@ cover_check() {
 
 # The series' cfq-iosched.c built out of tree as its own cfq-iosched.ko in
 # DIR/block (no gcov), with PATCH (a mutant) applied first if given; prints
-# the .ko path. Used by host/mutants.sh and host/detector-cost.sh.
+# the .ko path. Used by host/hunt/mutants.sh and host/measure/detector-cost.sh.
 build_cfq_module() { # BUILD_DIR DIR [PATCH]
 	local build=$1 m=$2 p=${3:-}
 	rm -rf "$m" && mkdir -p "$m/block"

@@ -65,7 +65,7 @@ static const char common_help[] =
 	"  --ioprio inherit|mix  mix: a seeded shuffler moves the clients between the RT\n"
 	"                      and BE classes and their levels while they run (default inherit)\n"
 	"  --check             check the options and exit 0 (else 2), touch nothing\n"
-	"                      (host/scenario.sh check runs it on a scenario's lines)\n"
+	"                      (host/hunt/scenario.sh check runs it on a scenario's lines)\n"
 	"  --verbose, --help\n";
 
 int parse_choice(const char *name, const char *arg, const char *a, const char *b)

@@ -39,7 +39,7 @@ for b in "${bugs[@]}"; do
 		ok "$b: no revert for the $KVER line # SKIP"
 	fi
 	if [ -f "bugs/$b/report.txt" ]; then
-		out=$(UNDER_TEST='' host/report.sh --analyse "bugs/$b/report.txt" 2>&1)
+		out=$(UNDER_TEST='' host/hunt/report.sh --analyse "bugs/$b/report.txt" 2>&1)
 		got=$(sed -n 's/^under_test=//p' <<<"$out")
 		check "$b: its public report is titled and names its code, $code (got '${got:-none}': $(sed -n 's/^title=//p' <<<"$out"))" [ "$got" = "$code" ]
 	fi
@@ -62,18 +62,18 @@ expect() { # NAME PATTERN CMD...
 printf 'hello\nthis is no kernel log\n' >"$tmp/prose.txt"
 printf '[  1.0] BUG: KASAN: use-after-free in ext4_find_entry+0x10/0x20\n[  1.0] Call Trace:\n[  1.0]  ext4_find_entry+0x10/0x20\n[  1.0]  ext4_lookup+0x10/0x20\n' >"$tmp/ext4.log"
 printf -- '--- a/block/blk-ioc.c\n+++ b/block/blk-ioc.c\n@@ -1,3 +1,3 @@\n-no such line\n+x\n context\n' >"$tmp/bad.patch"
-expect "REPORT: no such file" "no readable file" host/report.sh "$tmp/none.log"
-expect "REPORT: not a kernel log" "is not a kernel log: expected a console log" host/report.sh "$tmp/prose.txt"
-expect "REPORT: a stack with no block code asks for UNDER_TEST" "names no block code.*UNDER_TEST=" env UNDER_TEST= host/report.sh "$tmp/ext4.log"
-expect "REPORT: a bad BUDGET" "BUDGET must be at least 30" env BUDGET=5 host/report.sh "bugs/bfq-idle-timer-uaf/report.txt"
-expect "BUG: an unknown bug" "unknown BUG 'nosuch'" env BUG=nosuch host/kernel.sh
-expect "FIX: not a patch" "is not a patch" host/verify-fix.sh "$tmp/prose.txt"
-expect "FIX: a patch that does not apply" "does not apply on top of this kernel" env TITLE=x host/verify-fix.sh "$tmp/bad.patch"
-expect "verify-fix: no finding named" "needs the finding" host/verify-fix.sh "$(bug_patch live-ioc-clear-queue)"
+expect "REPORT: no such file" "no readable file" host/hunt/report.sh "$tmp/none.log"
+expect "REPORT: not a kernel log" "is not a kernel log: expected a console log" host/hunt/report.sh "$tmp/prose.txt"
+expect "REPORT: a stack with no block code asks for UNDER_TEST" "names no block code.*UNDER_TEST=" env UNDER_TEST= host/hunt/report.sh "$tmp/ext4.log"
+expect "REPORT: a bad BUDGET" "BUDGET must be at least 30" env BUDGET=5 host/hunt/report.sh "bugs/bfq-idle-timer-uaf/report.txt"
+expect "BUG: an unknown bug" "unknown BUG 'nosuch'" env BUG=nosuch host/build/kernel.sh
+expect "FIX: not a patch" "is not a patch" host/hunt/verify-fix.sh "$tmp/prose.txt"
+expect "FIX: a patch that does not apply" "does not apply on top of this kernel" env TITLE=x host/hunt/verify-fix.sh "$tmp/bad.patch"
+expect "verify-fix: no finding named" "needs the finding" host/hunt/verify-fix.sh "$(bug_patch live-ioc-clear-queue)"
 mkdir -p "$tmp/empty"
-expect "SERIES: no patches" "no \\*.patch" env TITLE=x host/bisect.sh "$tmp/empty"
-expect "UNDER_TEST: unknown" "unknown UNDER_TEST 'xfs'" env UNDER_TEST=xfs host/soak.sh smoke 1m
-expect "realbugs: an unknown bug" "BUGS: no bug 'nosuch'" env BUGS=nosuch host/realbugs.sh --check
+expect "SERIES: no patches" "no \\*.patch" env TITLE=x host/hunt/bisect.sh "$tmp/empty"
+expect "UNDER_TEST: unknown" "unknown UNDER_TEST 'xfs'" env UNDER_TEST=xfs host/hunt/soak.sh smoke 1m
+expect "realbugs: an unknown bug" "BUGS: no bug 'nosuch'" env BUGS=nosuch host/hunt/realbugs.sh --check
 
 # 3. when has a finding come back? (host/lib.sh same_title, title_expected)
 same() { same_title "$1" "$2"; }
@@ -102,4 +102,4 @@ check "finding_matches: an oops of a kernel without KASAN is the rig's KASAN rep
 got=$(finding_matches "WARNING in bfq_exit_icq_bfqq" "$tmp/round")
 check "finding_matches: another kind of report is no match (got '$got')" [ -z "$got" ]
 out=$(bash -c 'set -euo pipefail; . host/lib.sh; t=$(finding_matches "WARNING in nothing" "$1"); echo "went on [$t]"' _ "$tmp/round" 2>&1)
-check "finding_matches: no match under set -e and pipefail (as in host/soak.sh) goes on (got '$out')" [ "$out" = "went on []" ]
+check "finding_matches: no match under set -e and pipefail (as in host/hunt/soak.sh) goes on (got '$out')" [ "$out" = "went on []" ]

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # test: classifier 40 host
-# Tests of host/classify against the sample console logs in tests/classifier/.
+# Tests of host/report/classify against the sample console logs in tests/classifier/.
 #
 # For each tests/classifier/NAME.log: runs
-#     host/classify $(cat NAME.args) NAME.log [NAME.results]
+#     host/report/classify $(cat NAME.args) NAME.log [NAME.results]
 # (NAME.args and NAME.results are optional) and compares its output with
 # NAME.expected; the exit status must be 1 if NAME.expected lists findings, else 0.
 # Then a few checks of the exit status contract. Prints "ok - classifier: ..." or
 # "not ok - classifier: ..." (with a diff) per check; exits 0 iff all passed.
 #
 # To add a case: drop NAME.log in tests/classifier/, check the output of
-# host/classify on it by hand, and save that output as NAME.expected.
+# host/report/classify on it by hand, and save that output as NAME.expected.
 set -u
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-classify=$root/host/classify
+classify=$root/host/report/classify
 dir=$root/tests/classifier
 failed=0
 tmp=$(mktemp -d)
@@ -69,7 +69,7 @@ check_rc "missing results file exits 2" 2 yes "$dir/kasan-uaf.log" "$tmp/no-such
 check_rc "no argument exits 2" 2 yes
 check_rc "unknown option exits 2" 2 yes --frobnicate "$dir/kasan-uaf.log"
 
-# The one table (host/report-patterns) behind the watchdog's regexes: every
+# The one table (host/report/report-patterns) behind the watchdog's regexes: every
 # kernel finding of every sample starts on a line that REPORT_RE matches (so
 # the host and the guest see each report the classifier titles), "kernel BUG
 # at" is a splat, a hung task a report only.
@@ -92,7 +92,7 @@ grep -qE "\] ($report_re)" <<<"$line" && ! grep -qE "\] ($splat_re)" <<<"$line" 
 check_rc "--re with an unknown set exits 2" 2 yes --re all
 # a bad rule is an error with its line, before any log is read
 mkdir -p "$tmp/bad"
-cp "$root/host/classify" "$root/host/classify.awk" "$tmp/bad/"
+cp "$root/host/report/classify" "$root/host/report/classify.awk" "$tmp/bad/"
 printf 'bug\tsplat\t^BUG: \tBUG in @X@\tfrom=rip\n' >"$tmp/bad/report-patterns"
 rc=0; "$tmp/bad/classify" "$dir/kasan-uaf.log" >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] && grep -q "report-patterns:1: unknown option 'from=rip'" "$tmp/err" &&
@@ -102,47 +102,47 @@ rc=0; "$tmp/bad/classify" --re report >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] && grep -q "single quote" "$tmp/err" &&
 	ok "a header with a quote (it travels in run.conf) exits 2" || not_ok "a header with a quote (it travels in run.conf) exits 2"
 
-# host/suppress: known issues are split off; a KCSAN race in a cfq_ function
+# host/report/suppress: known issues are split off; a KCSAN race in a cfq_ function
 # always counts, even when a rule matches it
 printf '%s\tnot a bug of the scheduler\n' '^inconsistent lock state in crng_make_state$' '^KCSAN: data-race in ' >"$tmp/known"
 printf 'finding\tlockdep\tinconsistent lock state in crng_make_state\nfinding\tkcsan\tKCSAN: data-race in cfq_dispatch_request / cfq_completed_request\nfinding\tkcsan\tKCSAN: data-race in __mod_timer / run_timer_softirq\nfinding\twarning\tWARNING in cfq_put_queue\n' >"$tmp/f"
-got=$("$root/host/suppress" "$tmp/known" <"$tmp/f" | cut -f3 | tr '\n' '|')
+got=$("$root/host/report/suppress" "$tmp/known" <"$tmp/f" | cut -f3 | tr '\n' '|')
 [ "$got" = "KCSAN: data-race in cfq_dispatch_request / cfq_completed_request|WARNING in cfq_put_queue|" ] &&
 	ok "suppress keeps the findings that count, and every cfq_ race" || { not_ok "suppress keeps the findings that count"; echo "#   got: $got"; }
-got=$("$root/host/suppress" --suppressed "$tmp/known" <"$tmp/f" | cut -f3 | tr '\n' '|')
+got=$("$root/host/report/suppress" --suppressed "$tmp/known" <"$tmp/f" | cut -f3 | tr '\n' '|')
 [ "$got" = "inconsistent lock state in crng_make_state|KCSAN: data-race in __mod_timer / run_timer_softirq|" ] &&
 	ok "suppress --suppressed lists the known issues" || { not_ok "suppress --suppressed lists the known issues"; echo "#   got: $got"; }
-# other kernel findings: outside the code under test (host/under-test)
+# other kernel findings: outside the code under test (host/report/under-test)
 printf '%s\tbenign\n' '^KCSAN: data-race in bfq_limit_depth' >"$tmp/known2"
 printf 'finding\tkcsan\tKCSAN: data-race in blk_mq_run_hw_queue / blk_mq_run_hw_queue\nfinding\tkasan\tKASAN: use-after-free Read in bfq_idle_slice_timer_body\nfinding\thung\tINFO: task hung in blk_mq_freeze_queue_wait\nfinding\tkcsan\tKCSAN: data-race in bfq_limit_depth / bfq_add_bfqq_busy\n' >"$tmp/o"
-got=$("$root/host/suppress" --label "$tmp/known2" <"$tmp/o" | cut -f1 | tr '\n' ' ')
+got=$("$root/host/report/suppress" --label "$tmp/known2" <"$tmp/o" | cut -f1 | tr '\n' ' ')
 [ "$got" = "other other finding suppressed " ] &&
 	ok "suppress: under cfq, a block-core race and a bfq report are other kernel findings" ||
 	{ not_ok "suppress: under cfq, a block-core race and a bfq report are other kernel findings"; echo "#   got: $got"; }
-got=$(UNDER_TEST=bfq "$root/host/suppress" --label "$tmp/known2" <"$tmp/o" | cut -f1 | tr '\n' ' ')
+got=$(UNDER_TEST=bfq "$root/host/report/suppress" --label "$tmp/known2" <"$tmp/o" | cut -f1 | tr '\n' ' ')
 [ "$got" = "other finding finding suppressed " ] &&
 	ok "suppress: UNDER_TEST=bfq counts bfq's report; its race known-issues lists stays suppressed" ||
 	{ not_ok "suppress: UNDER_TEST=bfq counts bfq's report; its listed race stays suppressed"; echo "#   got: $got"; }
 printf 'finding\tkcsan\tKCSAN: data-race in cfq_dispatch_request / cfq_insert_requests\n' >"$tmp/o2"
 printf '%s\tbenign\n' '^KCSAN: data-race in cfq_' >"$tmp/known3"
-got=$("$root/host/suppress" --label "$tmp/known3" <"$tmp/o2" | cut -f1)
+got=$("$root/host/report/suppress" --label "$tmp/known3" <"$tmp/o2" | cut -f1)
 [ "$got" = finding ] && ok "suppress: a cfq_ race counts even when known-issues lists it (the series' own code)" ||
 	{ not_ok "suppress: a cfq_ race counts even when known-issues lists it"; echo "#   got: $got"; }
-got=$(UNDER_TEST=core "$root/host/suppress" --other "$tmp/known2" <"$tmp/o" | wc -l)
+got=$(UNDER_TEST=core "$root/host/report/suppress" --other "$tmp/known2" <"$tmp/o" | wc -l)
 [ "$got" = 0 ] && ok "suppress: UNDER_TEST=core has no other kernel finding in the block layer" ||
 	{ not_ok "suppress: UNDER_TEST=core has no other kernel finding"; echo "#   got: $got"; }
-got=$(FAIL_ON_OTHER=1 "$root/host/suppress" "$tmp/known2" <"$tmp/o" | wc -l)
+got=$(FAIL_ON_OTHER=1 "$root/host/report/suppress" "$tmp/known2" <"$tmp/o" | wc -l)
 [ "$got" = 3 ] && ok "suppress: FAIL_ON_OTHER=1 counts the other kernel findings" ||
 	{ not_ok "suppress: FAIL_ON_OTHER=1 counts the other kernel findings"; echo "#   got: $got"; }
-rc=0; UNDER_TEST=xfs "$root/host/suppress" "$tmp/known2" </dev/null 2>/dev/null || rc=$?
+rc=0; UNDER_TEST=xfs "$root/host/report/suppress" "$tmp/known2" </dev/null 2>/dev/null || rc=$?
 [ "$rc" = 2 ] && ok "suppress: an unknown UNDER_TEST exits 2" || not_ok "suppress: an unknown UNDER_TEST exits 2 (got $rc)"
-"$root/host/suppress" >/dev/null 2>&1 </dev/null; rc=$?
+"$root/host/report/suppress" >/dev/null 2>&1 </dev/null; rc=$?
 [ "$rc" = 2 ] && ok "suppress without a file exits 2" || not_ok "suppress without a file exits 2 (got $rc)"
 
-# the rig's own titles (host/rig-titles): every key the code names is in
+# the rig's own titles (host/report/rig-titles): every key the code names is in
 # the table and every key of the table is named; each title, as the guest
 # or the host writes it, is classified once as a rig finding with that title
-keys=$(awk -F'\t' '!/^#/ && NF >= 3 { print $1 }' "$root/host/rig-titles" | sort)
+keys=$(awk -F'\t' '!/^#/ && NF >= 3 { print $1 }' "$root/host/report/rig-titles" | sort)
 used=$( (grep -rhoE 'rig_finding [a-z][a-z-]+' "$root/guest"; grep -rhoE 'rig_title [a-z][a-z-]+' "$root/host") |
 	awk '{ print $2 }'; grep -rhoE 'rig_finding "audit-' "$root/guest" >/dev/null &&
 	awk '/^function breach/ { f = 1 } f && match($0, /breach\("[a-z]+"/) { print "audit-" substr($0, RSTART + 8, RLENGTH - 9) }' \
@@ -159,7 +159,7 @@ while IFS=$'\t' read -r key fmt _; do
 	printf '%s\n' "$line" >"$tmp/t.log"
 	got=$("$classify" "$tmp/t.log" 2>/dev/null | awk -F'\t' '$1 == "finding"' )
 	[ "$got" = "$(printf 'finding\trig\t%s' "$want")" ] || bad="$bad $key"
-done < <(grep -v '^#' "$root/host/rig-titles")
+done < <(grep -v '^#' "$root/host/report/rig-titles")
 [ -z "$bad" ] && ok "rig-titles: each title is classified once as a rig finding with that title" ||
 	not_ok "rig-titles: each title is classified once as a rig finding with that title (not:$bad)"
 

@@ -11,9 +11,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 logs=$PWD/logs/test-${TEST_STAMP:-x}-concurrency
 rm -rf "$logs" && mkdir -p "$logs"
-LOGS=$logs host/run.sh probe >"$logs/a.out" 2>&1 &
+LOGS=$logs host/vm/run.sh probe >"$logs/a.out" 2>&1 &
 a=$!
-LOGS=$logs host/run.sh probe >"$logs/b.out" 2>&1 &
+LOGS=$logs host/vm/run.sh probe >"$logs/b.out" 2>&1 &
 b=$!
 wait "$a"; rca=$?
 wait "$b"; rcb=$?

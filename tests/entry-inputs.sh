@@ -31,9 +31,9 @@ expect() {
 		sed 's/^/#   /' <<<"$out" | head -5
 	fi
 }
-S=$root/host/soak.sh R=$root/host/run.sh M=$root/host/merge.sh K=$root/host/export-kcidb.sh H=$root/host/shard.sh
+S=$root/host/hunt/soak.sh R=$root/host/vm/run.sh M=$root/host/report/merge.sh K=$root/host/report/export-kcidb.sh H=$root/host/hunt/shard.sh
 
-expect "soak: no arguments" "usage: host/soak.sh" "$S"
+expect "soak: no arguments" "usage: host/hunt/soak.sh" "$S"
 expect "soak: DURATION with a stray unit" "DURATION must look like 90s" "$S" smoke 1m5
 expect "soak: DURATION too short" "DURATION must be at least 30 s" "$S" smoke 20
 expect "soak: SEED not a number" "SEED must be a number" "$S" smoke 1m 12x
@@ -46,7 +46,7 @@ expect "soak: MEM too small (run's setting, checked first)" "MEM must be at leas
 expect "soak: ACCEL unknown" "ACCEL must be auto, kvm or tcg" env ACCEL=fast "$S" smoke 1m
 expect "soak: RIG_HOST with a space" "RIG_HOST must be a host name" env RIG_HOST="a b" "$S" smoke 1m
 expect "soak --check: a bad scenario" "unknown scenario 'nosuch'" "$S" --check nosuch 1m
-expect "run: no arguments" "usage: host/run.sh" "$R"
+expect "run: no arguments" "usage: host/vm/run.sh" "$R"
 expect "run: VCPUS=0" "VCPUS must be a positive number" env VCPUS=0 "$R" probe
 expect "run: RUN_ID outside LOGS" "RUN_ID must be a relative name" env RUN_ID=../../x "$R" probe
 expect "run: BOOT_SILENCE not a number" "BOOT_SILENCE must be a positive number" env BOOT_SILENCE=soon "$R" probe
@@ -54,14 +54,14 @@ expect "run: KEEP_DISK not 0 or 1" "KEEP_DISK must be 0 or 1" env KEEP_DISK=2 "$
 expect "run: KMEMLEAK=yes" "KMEMLEAK must be auto, 0 or 1" env KMEMLEAK=yes "$R" probe
 expect "run: HRES_BOOTS=0" "HRES_BOOTS must be a positive number of boots" env HRES_BOOTS=0 "$R" probe
 expect "soak: HRES_BOOTS not a number (run's setting)" "HRES_BOOTS must be a positive number" env HRES_BOOTS=many "$S" smoke 1m
-expect "summarize: not a run directory" "usage: host/summarize.sh" "$root/host/summarize.sh" "$tmp/notsoak"
-expect "merge: no arguments" "usage: host/merge.sh" "$M"
+expect "summarize: not a run directory" "usage: host/report/summarize.sh" "$root/host/report/summarize.sh" "$tmp/notsoak"
+expect "merge: no arguments" "usage: host/report/merge.sh" "$M"
 expect "merge: no such directory" "no such directory" "$M" "$tmp/none"
 expect "merge: not a soak directory" "is not a finished soak directory" "$M" "$tmp/notsoak"
 expect "merge: a run, not a soak" "is a run, not a soak" "$M" -o "$tmp/m1" "$tmp/run"
 expect "merge: a directory named twice" "named twice" "$M" "$tmp/run" "$tmp/run/"
-expect "merge: -o without a directory" "usage: host/merge.sh" "$M" -o
-expect "export-kcidb: no arguments" "usage: host/export-kcidb.sh" "$K"
+expect "merge: -o without a directory" "usage: host/report/merge.sh" "$M" -o
+expect "export-kcidb: no arguments" "usage: host/report/export-kcidb.sh" "$K"
 expect "export-kcidb: no summary.json" "has no summary.json" "$K" "$tmp/notsoak"
 expect "export-kcidb: a run, not a soak" "is not a soak's" "$K" "$tmp/run"
 expect "export-kcidb: bad KCIDB_ORIGIN" "KCIDB_ORIGIN must be" env KCIDB_ORIGIN=Rig-1 "$K" "$tmp/run"

@@ -5,7 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-cfq"
-RUN_ID=$id TIMEOUT=600 host/run.sh cfq >/dev/null
+RUN_ID=$id TIMEOUT=600 host/vm/run.sh cfq >/dev/null
 s="logs/$id/summary"
 [ -f "$s" ] || { echo "not ok - cfq: no summary"; exit 1; }
 grep -a -E '^(ok|not ok) - |^#' "logs/$id/results.log"

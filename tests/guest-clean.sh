@@ -5,7 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-clean"
-RUN_ID=$id TIMEOUT=400 host/run.sh clean RIG_SCHED=mq-deadline RIG_DURATION=60 RIG_SEED=1 >/dev/null
+RUN_ID=$id TIMEOUT=400 host/vm/run.sh clean RIG_SCHED=mq-deadline RIG_DURATION=60 RIG_SEED=1 >/dev/null
 rc=$?
 s="logs/$id/summary"
 v() { sed -n "s/^$1=//p" "$s"; }

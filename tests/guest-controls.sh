@@ -6,7 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-controls"
-RUN_ID=$id TIMEOUT=400 host/run.sh controls >/dev/null
+RUN_ID=$id TIMEOUT=400 host/vm/run.sh controls >/dev/null
 rc=$?
 s="logs/$id/summary"
 [ -f "$s" ] || { echo "not ok - controls: no summary (run.sh exit $rc)"; exit 1; }
@@ -43,7 +43,7 @@ faults    = none
 stressor  = churn@nullb --clients 1
 stressor  = splat --kind wedge --after 5
 SCN
-KEEP_GOING=1 ROUNDS=1-2 SILENCE=30 LOGS=$logs host/soak.sh "$logs/wedge.scn" 30s 1 >"$logs.out" 2>&1
+KEEP_GOING=1 ROUNDS=1-2 SILENCE=30 LOGS=$logs host/hunt/soak.sh "$logs/wedge.scn" 30s 1 >"$logs.out" 2>&1
 rc=$?
 soak=$(echo "$logs"/soak-*)
 if [ -f "$soak/summary" ] && [ "$(wc -l <"$soak/rounds")" = 2 ] && [ "$rc" = 1 ]; then

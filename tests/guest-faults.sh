@@ -13,7 +13,7 @@ mkdir -p "$logs"
 for f in faults/*.flt; do
 	name=$(basename "$f" .flt)
 	mkdir -p "$logs/$name"
-	FAULTS=$name LOGS=$logs/$name host/soak.sh faultcheck 30 1 >"$logs/$name.out" 2>&1
+	FAULTS=$name LOGS=$logs/$name host/hunt/soak.sh faultcheck 30 1 >"$logs/$name.out" 2>&1
 	rc=$?
 	r=$(echo "$logs/$name"/soak-*/r001)
 	if [ ! -f "$r/summary" ]; then echo "not ok - faults $name: no summary (soak exit $rc)"; continue; fi
@@ -32,7 +32,7 @@ done
 # every set at once, the lockdep control 40 s into the round
 want='possible deadlock in rig_splat_lockdep_inversion'
 mkdir -p "$logs/late"
-LOGS=$logs/late host/soak.sh late-control 50 1 >"$logs/late.out" 2>&1
+LOGS=$logs/late host/hunt/soak.sh late-control 50 1 >"$logs/late.out" 2>&1
 rc=$?
 r=$(echo "$logs/late"/soak-*/r001)
 if [ ! -f "$r/summary" ]; then

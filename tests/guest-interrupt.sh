@@ -21,13 +21,13 @@ wait_for() {
 # the soak directory's record: status, JSON, a KCIDB export that validates
 kept() { # SOAK_DIR STATUS
 	[ "$(sed -n 's/^status=//p' "$1/summary" 2>/dev/null)" = "$2" ] &&
-		[ "$(python3 host/results.py json "$1/summary.json" status 2>/dev/null)" = "$2" ] &&
-		host/export-kcidb.sh "$1" "$1/kcidb.json" >/dev/null 2>&1 &&
+		[ "$(python3 host/report/results.py json "$1/summary.json" status 2>/dev/null)" = "$2" ] &&
+		host/report/export-kcidb.sh "$1" "$1/kcidb.json" >/dev/null 2>&1 &&
 		python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$1/kcidb.json" >/dev/null 2>&1
 }
 
 # 1. SIGTERM to the soak while its first round's stressors run
-LOGS=$logs SOAK_ID=term host/soak.sh smoke 5m 3 >"$logs/term.out" 2>&1 &
+LOGS=$logs SOAK_ID=term host/hunt/soak.sh smoke 5m 3 >"$logs/term.out" 2>&1 &
 pid=$!
 if wait_for "$logs/term/r001/console.log" 400 'RIG: stressor 1:'; then
 	sleep 5
@@ -46,7 +46,7 @@ fi
 	{ echo "not ok - interrupt: a soak ended by SIGTERM mid-round keeps its record (exit $rc)"; tail -n 5 "$logs/term.out" | sed 's/^/#   /'; }
 
 # 2. SIGKILL of the guest: the round ends, the soak writes its record
-LOGS=$logs SOAK_ID=kill host/soak.sh smoke 60s 4 >"$logs/kill.out" 2>&1 &
+LOGS=$logs SOAK_ID=kill host/hunt/soak.sh smoke 60s 4 >"$logs/kill.out" 2>&1 &
 pid=$!
 if wait_for "$logs/kill/r001/console.log" 400 'RIG: stressor 1:'; then
 	pkill -KILL -f "qemu-system.*$logs/kill/" || true

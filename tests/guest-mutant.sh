@@ -7,7 +7,7 @@
 # "caught-other"). The class-blind column is not part of make test (BLIND=0).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-out=$(MUTANTS=07 BUDGET=60 BLIND=0 host/mutants.sh 2>&1)
+out=$(MUTANTS=07 BUDGET=60 BLIND=0 host/hunt/mutants.sh 2>&1)
 rc=$?
 row=$(grep '^07-.* smoke ' <<<"$out" | head -n1)
 echo "# $row"
@@ -16,5 +16,5 @@ echo "# $row"
 [[ "$row" == *"sleeping function called from invalid context in cfq_"* ]] &&
 	echo "ok - mutant 07 finding names the scheduler function" ||
 	echo "not ok - mutant 07 finding names the scheduler function"
-[ "$rc" = 0 ] && echo "ok - host/mutants.sh exits 0 when every mutant is caught" ||
-	echo "not ok - host/mutants.sh exits 0 when every mutant is caught (got $rc)"
+[ "$rc" = 0 ] && echo "ok - host/hunt/mutants.sh exits 0 when every mutant is caught" ||
+	echo "not ok - host/hunt/mutants.sh exits 0 when every mutant is caught (got $rc)"

@@ -8,7 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-race"
-FLAVOR=race RUN_ID=$id TIMEOUT=600 host/run.sh controls "RIG_CONTROLS=lockdep race odebug atomic_sleep leak" >/dev/null
+FLAVOR=race RUN_ID=$id TIMEOUT=600 host/vm/run.sh controls "RIG_CONTROLS=lockdep race odebug atomic_sleep leak" >/dev/null
 rc=$?
 s="logs/$id/summary"
 [ -f "$s" ] || { echo "not ok - race: no summary (run.sh exit $rc)"; exit 1; }
@@ -31,7 +31,7 @@ grep -q 'KASAN' "logs/$id/console.log" && echo "not ok - race: no KASAN in the r
 # KCSAN instruments the block layer alone (kcsan_args in host/lib.sh):
 # the scheduler, blk-mq and virtio-blk are built with it, the core kernel
 # is not
-b=$(FLAVOR=race host/kernel.sh 2>/dev/null | tail -n1)
+b=$(FLAVOR=race host/build/kernel.sh 2>/dev/null | tail -n1)
 tsan() { local f; for f in "$@"; do grep -q -- -fsanitize=thread "$b/$f" 2>/dev/null && echo "$f"; done; }
 in=$(tsan block/.cfq-iosched.o.cmd block/.blk-mq.o.cmd drivers/block/.virtio_blk.o.cmd | wc -l)
 out=$(tsan kernel/.fork.o.cmd mm/.filemap.o.cmd kernel/time/.hrtimer.o.cmd | wc -l)
@@ -47,7 +47,7 @@ else echo "not ok - race: KCSAN instruments the block layer, not the core kernel
 logs=$PWD/logs/$id-rot
 rm -rf "$logs" && mkdir -p "$logs"
 printf 'faultcheck 30 - -\ncontrol 30 - race\n' >"$logs/two.rot"
-SOAK_ID=two ROUNDS=1-2 JOBS=2 KEEP_GOING=1 LOGS=$logs host/soak.sh "$logs/two.rot" 1h 5 >"$logs/two.out" 2>&1
+SOAK_ID=two ROUNDS=1-2 JOBS=2 KEEP_GOING=1 LOGS=$logs host/hunt/soak.sh "$logs/two.rot" 1h 5 >"$logs/two.out" 2>&1
 rc=$?
 s=$logs/two
 fl() { sed -n 's/^flavor=//p' "$s/$1/summary" 2>/dev/null; }
@@ -57,9 +57,9 @@ else
 	echo "not ok - race: a rotation line's flavor boots that kernel for its round (got '$(fl r001) $(fl r002)', exit $rc)"
 	tail -5 "$logs/two.out" | sed 's/^/#   /'
 fi
-j() { python3 host/results.py json "$@" 2>/dev/null; }
+j() { python3 host/report/results.py json "$@" 2>/dev/null; }
 k=$logs/kcidb.json
-host/export-kcidb.sh "$s" "$k" 2>/dev/null
+host/report/export-kcidb.sh "$s" "$k" 2>/dev/null
 # rounds 1 and 2 in summary.json; in the export, two builds (no third), in
 # round order, and each round's test on its own build
 if [ "$(j "$s/summary.json" rounds.0.flavor) $(j "$s/summary.json" rounds.1.flavor)" = "debug race" ] &&

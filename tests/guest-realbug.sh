@@ -15,7 +15,7 @@ logs=$PWD/logs/test-${TEST_STAMP:-x}-realbug
 rm -rf "$logs" && mkdir -p "$logs"
 
 t0=$SECONDS
-if BUG=$b host/kernel.sh >"$logs/build.out" 2>&1; then
+if BUG=$b host/build/kernel.sh >"$logs/build.out" 2>&1; then
 	echo "ok - realbug: BUG=$b builds as a kernel variant ($((SECONDS - t0)) s)"
 else
 	echo "not ok - realbug: BUG=$b builds as a kernel variant"; tail -5 "$logs/build.out" | sed 's/^/#   /'
@@ -24,7 +24,7 @@ fi
 # REPORT=: from the report alone (the kernel carries the bug)
 rc=0
 LOGS=$logs BUG=$b UNDER_TEST='' BUDGET=240 SEED=1 MINIMIZE=0 \
-	host/report.sh "bugs/$b/report.txt" >"$logs/report.out" 2>&1 || rc=$?
+	host/hunt/report.sh "bugs/$b/report.txt" >"$logs/report.out" 2>&1 || rc=$?
 grep -E '^ (hunt|report|code)' "$logs/report.out" | sed 's/^/# /'
 if [ "$rc" = 1 ] && grep -q 'code under test: bfq' "$logs/report.out" && grep -q 'hunt: came back in r' "$logs/report.out"; then
 	echo "ok - realbug: make repro REPORT= reproduces $b from its public report (exit 1)"
@@ -36,7 +36,7 @@ fi
 # verify-fix: without the fix it comes back, with it never (the same round)
 rc=0
 LOGS=$logs BUG=$b SEEDS=1 BUDGET=60 SCENARIO=exit-race UNDER_TEST='' \
-	host/verify-fix.sh >"$logs/verify.out" 2>&1 || rc=$?
+	host/hunt/verify-fix.sh >"$logs/verify.out" 2>&1 || rc=$?
 grep '^verify-fix:' "$logs/verify.out" | sed 's/^/# /'
 if [ "$rc" = 0 ] && grep -q '^verify-fix: fixed: .* 1/1 seeds and never with it' "$logs/verify.out"; then
 	echo "ok - realbug: verify-fix with the bug's own fix says fixed (exit 0)"

@@ -2,7 +2,7 @@
 # test: repro 90 guest
 # Repro from a run directory, and the minimizer: a soak round of the control
 # scenario (a planted lockdep report among ordinary I/O) records a finding;
-# host/repro.sh replays that round from its directory and must bring the
+# host/hunt/repro.sh replays that round from its directory and must bring the
 # same finding back, then MINIMIZE=1 must reduce the scenario to the one
 # stressor that causes it.
 set -uo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.." || exit 2
 want='possible deadlock in rig_splat_lockdep_inversion'
 logs=logs/test-${TEST_STAMP:-x}-repro
 rm -rf "$logs"
-LOGS=$PWD/$logs host/soak.sh control 40 1 >"$logs.soak.out" 2>&1
+LOGS=$PWD/$logs host/hunt/soak.sh control 40 1 >"$logs.soak.out" 2>&1
 rc=$?
 round=$(ls -d "$logs"/soak-*-control/r001 2>/dev/null | head -n1)
 [ "$rc" = 1 ] && grep -qF "$want" "$round/summary" 2>/dev/null &&
@@ -18,7 +18,7 @@ round=$(ls -d "$logs"/soak-*-control/r001 2>/dev/null | head -n1)
 	{ echo "not ok - repro: a soak round of 'control' records the planted finding (exit $rc)"; tail -5 "$logs.soak.out" | sed 's/^/#   /'; }
 [ -f "$round/files/plan" ] && echo "ok - repro: the round keeps its plan" || echo "not ok - repro: the round keeps its plan"
 
-out=$(LOGS=$PWD/$logs MINIMIZE=1 TRIES=1 host/repro.sh "$round" 1 2>&1)
+out=$(LOGS=$PWD/$logs MINIMIZE=1 TRIES=1 host/hunt/repro.sh "$round" 1 2>&1)
 rc=$?
 sed -n '/^=====/,/^=====/p' <<<"$out" | sed 's/^/# /'
 [ "$rc" = 0 ] && grep -q "reproduced 1 of 1 runs" <<<"$out" && grep -qF "finding: $want" <<<"$out" &&
@@ -30,5 +30,5 @@ if [ -f "$min" ] && [ "$(grep -c '^stressor' "$min")" = 1 ] && grep -q '^stresso
 else
 	echo "not ok - repro: MINIMIZE=1 reduces the scenario to the splat stressor"; sed 's/^/#   /' "$min" 2>/dev/null
 fi
-host/scenario.sh check "$min" >/dev/null 2>&1 && echo "ok - repro: the minimal scenario is a valid scenario file" ||
+host/hunt/scenario.sh check "$min" >/dev/null 2>&1 && echo "ok - repro: the minimal scenario is a valid scenario file" ||
 	echo "not ok - repro: the minimal scenario is a valid scenario file"

@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 logs=$PWD/logs/test-${TEST_STAMP:-x}-smoke
 mkdir -p "$logs"
-COVER=1 LOGS=$logs host/soak.sh smoke 60 1 >"$logs.out" 2>&1
+COVER=1 LOGS=$logs host/hunt/soak.sh smoke 60 1 >"$logs.out" 2>&1
 rc=$?
 dir=$(echo "$logs"/soak-*-smoke)
 r="$dir/r001"
@@ -24,9 +24,9 @@ nstress=$(grep -c "^PLAN_S.*='\(readers\|writers\|churn\|paths\|switcher\|teardo
 grep -q 'reproduce\|seed' "$logs.out" && echo "ok - smoke: summary prints the seed" ||
 	echo "not ok - smoke: summary prints the seed"
 # the guest's clock: given the host's TSC rate under TCG, it keeps time
-# with the TSC (host/run.sh). Its hrtimers run in high-resolution mode
+# with the TSC (host/vm/run.sh). Its hrtimers run in high-resolution mode
 # when the local APIC timer passed the kernel's check at boot, which under
-# TCG fails about one boot in four: host/run.sh boots again until it
+# TCG fails about one boot in four: host/vm/run.sh boots again until it
 # passes, HRES_BOOTS (4) boots at most
 if [ "$(v accel)" = tcg ] && [ "$(v tsc_khz)" != 0 ]; then
 	[ "$(v clock)" = tsc ] &&

@@ -6,7 +6,7 @@
 # follows the tree's version, and nothing is ever written into the user's
 # tree, whether it carries the series already or gets a patched copy. The
 # last cases extract linux-source-$KVER into a scratch directory and run
-# host/kernel.sh up to its config check (a symbol that cannot survive the
+# host/build/kernel.sh up to its config check (a symbol that cannot survive the
 # merge stops it there); nothing is built.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -40,15 +40,15 @@ fake() { # DIR VERSION
 mapfile -t patches < <(series_files)
 sums() { (cd "$1" && find . | wc -l && sed -n 's|^+++ b/||p' "${patches[@]}" | sort -u | xargs sha256sum 2>&1) | sha256sum; }
 
-expect "KERNEL_SRC: no such directory" 2 "KERNEL_SRC: no directory '$tmp/none'" env KERNEL_SRC="$tmp/none" host/kernel.sh
+expect "KERNEL_SRC: no such directory" 2 "KERNEL_SRC: no directory '$tmp/none'" env KERNEL_SRC="$tmp/none" host/build/kernel.sh
 mkdir -p "$tmp/empty"
-expect "KERNEL_SRC: not a kernel tree" 2 "is not a Linux source tree" env KERNEL_SRC="$tmp/empty" host/kernel.sh
+expect "KERNEL_SRC: not a kernel tree" 2 "is not a Linux source tree" env KERNEL_SRC="$tmp/empty" host/build/kernel.sh
 fake "$tmp/old" 5.10.0
-expect "KERNEL_SRC: a tree older than 6.1" 2 "is Linux 5.10.0; the series needs 6.1 or later" env KERNEL_SRC="$tmp/old" host/kernel.sh
-expect "EXTRA_CONFIG: no such file" 2 "EXTRA_CONFIG: no readable file" env EXTRA_CONFIG="$tmp/none.config" host/kernel.sh
+expect "KERNEL_SRC: a tree older than 6.1" 2 "is Linux 5.10.0; the series needs 6.1 or later" env KERNEL_SRC="$tmp/old" host/build/kernel.sh
+expect "EXTRA_CONFIG: no such file" 2 "EXTRA_CONFIG: no readable file" env EXTRA_CONFIG="$tmp/none.config" host/build/kernel.sh
 printf '# mine\nCONFIG_BLK_DEV_LOOP=y\nhello\n' >"$tmp/bad.config"
 expect "EXTRA_CONFIG: a line that is no config line" 2 "bad.config: not a config fragment line.*|^3:hello" \
-	env EXTRA_CONFIG="$tmp/bad.config" host/kernel.sh
+	env EXTRA_CONFIG="$tmp/bad.config" host/build/kernel.sh
 printf 'CONFIG_BLK_DEV_LOOP=y\n' >"$tmp/good.config"
 x=$(EXTRA_CONFIG="$tmp/good.config" bash -c '. host/lib.sh; kernel_build')
 [[ "$x" == */build-"$FLAVOR"-x* ]] && [ "$x" != "$(kernel_build)" ] &&
@@ -76,12 +76,12 @@ sed -i '/iosched/d' "$bad/block/Makefile"
 first=$(basename "$(series_files | head -n1)")
 before=$(sums "$bad")
 expect "KERNEL_SRC: a tree the series does not apply to names the patch and the hunk" 2 \
-	"^$first: block/Makefile: Hunk #1 FAILED at" env KERNEL_SRC="$bad" host/kernel.sh
+	"^$first: block/Makefile: Hunk #1 FAILED at" env KERNEL_SRC="$bad" host/build/kernel.sh
 [ "$(sums "$bad")" = "$before" ] && echo "ok - kernel-src: the tree is untouched after the refusal" ||
 	echo "not ok - kernel-src: the tree is untouched after the refusal"
 
 # a whole plain tree: patched in a copy; the same tree with the series: as it is
-printf '# a symbol no kernel has: stops host/kernel.sh at its config check\nCONFIG_RIG_NO_SUCH_SYMBOL=y\n' >"$tmp/stop.config"
+printf '# a symbol no kernel has: stops host/build/kernel.sh at its config check\nCONFIG_RIG_NO_SUCH_SYMBOL=y\n' >"$tmp/stop.config"
 mkdir -p "$tmp/src"
 tar -xJf "$(src_tarball)" -C "$tmp/src"
 plain="$tmp/src/linux-source-$KVER"
@@ -89,7 +89,7 @@ before=$(sums "$plain")
 touch "$tmp/mark"
 # one run, two checks on what it printed
 # (names of their own: expect's locals would hide out and rc)
-plain_out=$(KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/kernel.sh 2>&1)
+plain_out=$(KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/build/kernel.sh 2>&1)
 plain_rc=$?
 replay() { echo "$plain_out"; return "$plain_rc"; }
 expect "KERNEL_SRC: a plain tree gets the series in a copy" 2 "copying $plain into .*then the ${#patches[@]} patches" \
@@ -106,7 +106,7 @@ for p in $(series_files); do patch -d "$plain" -p1 -s <"$p" >/dev/null; done
 before=$(sums "$plain")
 touch "$tmp/mark"
 expect "KERNEL_SRC: a tree that carries the series is used as it is" 2 "$plain carries the series \(${#patches[@]} patches\)" \
-	env KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/kernel.sh
+	env KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/build/kernel.sh
 [ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ] &&
 	echo "ok - kernel-src: nothing was written into the tree that carries the series (out of tree, O=)" ||
 	{ echo "not ok - kernel-src: nothing was written into the tree that carries the series"; find "$plain" -newer "$tmp/mark" | head -n3 | sed 's/^/#   /'; }

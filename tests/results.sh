@@ -4,12 +4,12 @@
 # (30 s rounds under the alloc fault set; each has a planted lockdep report,
 # KEEP_GOING) run here with JOBS=2 (both guests at once). Its summary.json
 # and its rounds' (doc/summary-json.md) must hold what the schema promises;
-# host/export-kcidb.sh must turn it into KCIDB data that the published schema
+# host/report/export-kcidb.sh must turn it into KCIDB data that the published schema
 # (tests/kcidb/, kcidb-io v5.3) accepts, and the schema must reject a broken
 # copy. Then the same rounds run as shards on GNU parallel: a private sshd on
 # a spare port of 127.0.0.1 (its own host key, a client key made here) is the
 # second host ("shardhost"), this machine (':') the first; the remote shard's
-# directory comes back over rsync, host/merge.sh makes one soak of them, and
+# directory comes back over rsync, host/report/merge.sh makes one soak of them, and
 # that must equal the soak run in one place (rounds, seeds, statuses,
 # findings and the rounds they were seen in).
 set -uo pipefail
@@ -66,7 +66,7 @@ else
 fi
 
 printf 'control 30 alloc\n' >"$logs/control30.rot"
-j() { python3 host/results.py json "$@" 2>/dev/null; }
+j() { python3 host/report/results.py json "$@" 2>/dev/null; }
 check() { # NAME COMMAND...: ok when COMMAND succeeds
 	local name=$1; shift
 	if "$@"; then echo "ok - results: $name"; else echo "not ok - results: $name"; fi
@@ -74,7 +74,7 @@ check() { # NAME COMMAND...: ok when COMMAND succeeds
 validate() { python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$1"; }
 
 # the soak in one place, two guests at once
-SOAK_ID=ref ROUNDS=1-2 JOBS=2 KEEP_GOING=1 LOGS=$logs host/soak.sh "$logs/control30.rot" 1h 11 >"$logs/ref.out" 2>&1
+SOAK_ID=ref ROUNDS=1-2 JOBS=2 KEEP_GOING=1 LOGS=$logs host/hunt/soak.sh "$logs/control30.rot" 1h 11 >"$logs/ref.out" 2>&1
 rc=$?
 s=$logs/ref
 [ -f "$s/summary.json" ] || { echo "not ok - results: the soak wrote summary.json (exit $rc)"; tail -5 "$logs/ref.out" | sed 's/^/#   /'; exit 1; }
@@ -107,7 +107,7 @@ check "round summary.json: the round's seed, duration, vCPUs and fault sets" \
 	[ "$(j "$s/r001/summary.json" seed) $(j "$s/r001/summary.json" duration_s) $(j "$s/r001/summary.json" vcpus) $(j "$s/r001/summary.json" faults)" = '11 30 2 ["alloc"]' ]
 
 # KCIDB: the export validates against the published schema
-host/export-kcidb.sh "$s" "$logs/kcidb.json" 2>"$logs/kcidb.err"
+host/report/export-kcidb.sh "$s" "$logs/kcidb.json" 2>"$logs/kcidb.err"
 out=$(validate "$logs/kcidb.json" 2>&1)
 vrc=$?
 if [ "$vrc" = 0 ] && [ -s "$logs/kcidb.json" ]; then echo "ok - results: the KCIDB export is valid against the published schema v5.3"
@@ -128,7 +128,7 @@ check "the schema rejects a broken export (no issue_id, origin CFQ)" rejected
 # the same rounds as two shards, one here and one on shardhost
 pdirs() { find ~/.parallel/tmp -maxdepth 2 -name "control30-s11-r*" 2>/dev/null | sort; }
 before=$(pdirs)
-HOSTS=":,ssh -F $d/ssh_config shardhost" LOGS=$logs host/shard.sh "$logs/control30.rot" 1-2 11 >"$logs/shard.out" 2>&1
+HOSTS=":,ssh -F $d/ssh_config shardhost" LOGS=$logs host/hunt/shard.sh "$logs/control30.rot" 1-2 11 >"$logs/shard.out" 2>&1
 src=$?
 out=$(sed -n 's|^ summary: \(.*\)/summary and summary.json$|\1|p' "$logs/shard.out")
 m=$out/summary.json
@@ -171,5 +171,5 @@ d = json.load(open(sys.argv[1]))
 sys.exit(not (d["findings"] and all(f["host"] and os.path.exists(os.path.join(sys.argv[2], f["log"])) for f in d["findings"])))' "$m" "$out"
 }
 check "each merged finding keeps its host and a log path that exists" keeps
-host/export-kcidb.sh "$out" "$logs/kcidb-merged.json" 2>/dev/null
+host/report/export-kcidb.sh "$out" "$logs/kcidb-merged.json" 2>/dev/null
 check "the KCIDB export of the merge is valid too" validate "$logs/kcidb-merged.json"

@@ -77,8 +77,8 @@ check $? 0 "the README's settings table is host/rig knobs --markdown"
 # and files pass host/rig --check (placeholders stand for real files here)
 fixture=$tmp/fixture
 cp -r "$root/tests/fixtures/soak-bfq-exit-icq" "$fixture"
-python3 "$root/host/results.py" run "$fixture/r001" >/dev/null 2>&1
-python3 "$root/host/results.py" soak "$fixture" >/dev/null 2>&1
+python3 "$root/host/report/results.py" run "$fixture/r001" >/dev/null 2>&1
+python3 "$root/host/report/results.py" soak "$fixture" >/dev/null 2>&1
 n=0 bad=''
 while IFS= read -r line; do
 	line=${line//oops.txt/$root/bugs/bfq-exit-icq-uaf/report.txt}

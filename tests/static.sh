@@ -55,7 +55,7 @@ rm -rf "$tmp"
 [ "$nm" -gt 0 ] && [ -z "$bad" ] && echo "ok - static: the $nm mutants of $KVER apply on top of the series" ||
 	echo "not ok - static: the mutants of $KVER apply on top of the series (failing:${bad:- no mutants})"
 
-scripts=$(ls host/*.sh tests/*.sh .ci/run host/classify host/rig 2>/dev/null)
+scripts=$(ls host/*.sh host/*/*.sh tests/*.sh .ci/run host/report/classify host/report/suppress host/rig 2>/dev/null)
 if out=$(shellcheck -x -S warning $scripts 2>&1); then
 	echo "ok - static: shellcheck ($(wc -w <<<"$scripts") scripts)"
 else
@@ -68,7 +68,7 @@ else
 fi
 # every command a user, make or tests/run.sh runs is executable in the
 # checkout (a group that cannot be run used to show only as "ran no check")
-noexec=$(for f in host/*.sh host/classify host/suppress tests/*.sh .ci/run stress/splat.sh guest/init; do
+noexec=$(for f in host/*.sh host/*/*.sh host/report/classify host/report/suppress host/rig tests/*.sh .ci/run stress/splat.sh guest/init; do
 	[ -x "$f" ] || echo "$f"; done)
 [ -z "$noexec" ] && echo "ok - static: every script is executable" ||
 	echo "not ok - static: not executable: $(tr '\n' ' ' <<<"$noexec")"

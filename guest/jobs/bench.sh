@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Benchmark (issue #7): the seed's read_files/write_files tables, a dispatch
-# cost test and a cfq slice timeline. Driven by host/bench.sh; every number
+# cost test and a cfq slice timeline. Driven by host/measure/bench.sh; every number
 # goes to the results channel as one line:
 #   bench dev= scale= sched= case= clients= rep= client= kib_s= lat_max_us= ios= iops=
 #   trace slice|idle|key|summary ...       (the cfq slice timeline)
@@ -21,7 +21,7 @@
 #                      first rotdisk/nulllat of DEVS; empty: skip)
 #   RIG_BENCH_TRACE    device of the cfq slice timeline (same default; empty: skip)
 #   RIG_BENCH_TRACE_TIME (3 s)  RIG_BENCH_TRACE_LINES (3000)  RIG_BENCH_TRACE_IDLE_US (1000)
-#   RIG_BENCH_TRACE_CLIENTS (4; host/bench.sh passes the run's largest)
+#   RIG_BENCH_TRACE_CLIENTS (4; host/measure/bench.sh passes the run's largest)
 #   RIG_BENCH_NULL_NSEC  nulllat's completion latency at scale 100 (1000000)
 #   RIG_BENCH_IONICE   device of the I/O priority points, cfq only (the slow
 #                      device; empty: skip):

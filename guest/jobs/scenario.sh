@@ -1,10 +1,10 @@
 # Run one round of a scenario: the plan in /rig/files/plan was made on the
-# host by host/scenario.sh from stress/scenarios/NAME.scn. Sets up the test
+# host by host/hunt/scenario.sh from stress/scenarios/NAME.scn. Sets up the test
 # devices and their scheduler, arms the fault set, starts every stressor with
 # its own seed, stops them at the deadline and reports their result lines.
 # shellcheck disable=SC2086,SC2154  # options are word lists; eval assigns
 FAULT_NULLB='' FAULT_TASK_FILTER=0
-# the round's facts and fault code (host/scenario.sh plan): all it reads
+# the round's facts and fault code (host/hunt/scenario.sh plan): all it reads
 . /rig/files/plan
 # (a round recorded before the plan carried its fault code has faults.sh)
 if [ "$PLAN_FAULTS" != none ] && ! command -v faults_arm >/dev/null; then . /rig/files/faults.sh; fi
@@ -234,8 +234,8 @@ while :; do
 		break
 	fi
 	# soak and mutant hunting: end the round at the first kernel report
-	# that counts (REPORT_RE from host/lib.sh; titled by host/classify, a
-	# report host/known-issues suppresses never ends a round)
+	# that counts (REPORT_RE from host/lib.sh; titled by host/report/classify, a
+	# report host/report/known-issues suppresses never ends a round)
 	if [ "${RIG_STOP_ON_SPLAT:-0}" = 1 ]; then
 		n=$(dmesg | grep -c -E "\] ($RIG_REPORT_RE)")
 		if [ "$n" -gt "$reports" ]; then
@@ -247,7 +247,7 @@ while :; do
 				end_round "kernel report seen at ${el} s: $real"
 				break
 			fi
-			rig_log "report at ${el} s is a known artifact (host/known-issues): the round goes on"
+			rig_log "report at ${el} s is a known artifact (host/report/known-issues): the round goes on"
 		fi
 	fi
 	# the timeout and round rules need every event (guest/slice-audit.awk):
