@@ -7,6 +7,10 @@ FLAVOR=${FLAVOR:-debug}
 # KERNEL_SRC=/path/to/linux: a user's tree (6.1 or later) in place of the
 # package; unless KVER is set, the newest series not newer than the tree.
 KERNEL_SRC=${KERNEL_SRC:-}
+# TREE_AS_IS=1: KERNEL_SRC is built as it is, without the series (it carries
+# the scheduler, or the user's own change to it); only the rig's hooks
+# (patch/$KVER/rig/) that apply go onto a copy
+TREE_AS_IS=${TREE_AS_IS:-0}
 EXTRA_CONFIG=${EXTRA_CONFIG:-}
 # BUG=NAME: a bug of the real-bug corpus (bugs/NAME/), its fix reverted on a
 # copy of the built tree (host/build/kernel.sh)
@@ -76,6 +80,8 @@ src_version() {
 # KERNEL_SRC and EXTRA_CONFIG are checked before anything is built.
 kernel_src_check() {
 	local v
+	case $TREE_AS_IS in 0 | 1) ;; *) die "TREE_AS_IS must be 0 or 1 (got '$TREE_AS_IS')" ;; esac
+	[ "$TREE_AS_IS" = 0 ] || [ -n "$KERNEL_SRC" ] || die "TREE_AS_IS=1 builds a user's tree as it is: it needs KERNEL_SRC=/path/to/linux"
 	if [ -n "$KERNEL_SRC" ]; then
 		[ -d "$KERNEL_SRC" ] || die "KERNEL_SRC: no directory '$KERNEL_SRC'"
 		v=$(src_makefile_version "$KERNEL_SRC")
@@ -140,7 +146,7 @@ flavor_fragments() {
 # The series meant for merge (patch/$KVER/*.patch), then the rig-only
 # patches (patch/$KVER/rig/*.patch: test hooks) that only the rig's kernels
 # carry. Mutants (patch/$KVER/mutants/) are applied by host/hunt/mutants.sh alone.
-merge_series() { ls "$RIG_ROOT/patch/$KVER"/*.patch 2>/dev/null | sort; }
+merge_series() { [ "$TREE_AS_IS" = 1 ] || ls "$RIG_ROOT/patch/$KVER"/*.patch 2>/dev/null | sort; }
 rig_series()   { ls "$RIG_ROOT/patch/$KVER"/rig/*.patch 2>/dev/null | sort; }
 series_files() { merge_series; rig_series; }
 mutant_dir()   { echo "$RIG_ROOT/patch/$KVER/mutants"; }
@@ -152,6 +158,7 @@ mutant_dir()   { echo "$RIG_ROOT/patch/$KVER/mutants"; }
 source_facts() {
 	if [ -n "$KERNEL_SRC" ]; then
 		echo "kernel_src=$(realpath "$KERNEL_SRC")"
+		[ "$TREE_AS_IS" = 0 ] || echo "tree_as_is=1"
 		local c
 		if c=$(git -C "$KERNEL_SRC" rev-parse -q --verify HEAD 2>/dev/null); then
 			[ -z "$(git -C "$KERNEL_SRC" status --porcelain --untracked-files=no 2>/dev/null | head -n1)" ] || c="$c-dirty"

@@ -4,7 +4,8 @@
 # bad input is an error (exit 2) before anything is compiled, a tree the
 # series does not apply to names the patch and the hunk, the series line
 # follows the tree's version, and nothing is ever written into the user's
-# tree, whether it carries the series already or gets a patched copy. The
+# tree, whether it carries the series already, gets a patched copy, or is
+# built as it is with its own change to the scheduler (TREE_AS_IS=1). The
 # last cases extract linux-source-$KVER into a scratch directory and run
 # host/build/kernel.sh up to its config check (a symbol that cannot survive the
 # merge stops it there); nothing is built.
@@ -110,3 +111,21 @@ expect "KERNEL_SRC: a tree that carries the series is used as it is" 2 "$plain c
 [ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ] &&
 	echo "ok - kernel-src: nothing was written into the tree that carries the series (out of tree, O=)" ||
 	{ echo "not ok - kernel-src: nothing was written into the tree that carries the series"; find "$plain" -newer "$tmp/mark" | head -n3 | sed 's/^/#   /'; }
+
+# TREE_AS_IS=1: a tree with the user's own change to the scheduler is built
+# as it is (refused without it: the series is there, changed); only the
+# rig's hooks that apply go on top, and nothing is written into the tree
+echo '/* my change to the scheduler */' >>"$plain/block/cfq-iosched.c"
+before=$(sums "$plain")
+touch "$tmp/mark"
+expect "KERNEL_SRC: a tree with its own change to the scheduler is refused without TREE_AS_IS" 2 \
+	"the tree has it already|FAILED" env KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/build/kernel.sh
+expect "TREE_AS_IS=1: that tree as it is, with the rig's hooks that apply" 2 \
+	"TREE_AS_IS=1: $plain without the series; of the rig's $(rig_series | wc -l) hook patch\(es\), 0 carried, 1 to apply" \
+	env KERNEL_SRC="$plain" TREE_AS_IS=1 EXTRA_CONFIG="$tmp/stop.config" host/build/kernel.sh
+[ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ] &&
+	echo "ok - kernel-src: TREE_AS_IS=1 wrote nothing into the tree" ||
+	{ echo "not ok - kernel-src: TREE_AS_IS=1 wrote nothing into the tree"; find "$plain" -newer "$tmp/mark" | head -n3 | sed 's/^/#   /'; }
+expect "TREE_AS_IS=1 needs KERNEL_SRC" 2 "TREE_AS_IS=1 builds a user's tree as it is: it needs KERNEL_SRC" \
+	env TREE_AS_IS=1 host/build/kernel.sh
+expect "TREE_AS_IS takes 0 or 1" 2 "TREE_AS_IS must be 0 or 1" env KERNEL_SRC="$plain" TREE_AS_IS=yes host/build/kernel.sh

@@ -79,6 +79,9 @@ fixture=$tmp/fixture
 cp -r "$root/tests/fixtures/soak-bfq-exit-icq" "$fixture"
 python3 "$root/host/report/results.py" run "$fixture/r001" >/dev/null 2>&1
 python3 "$root/host/report/results.py" soak "$fixture" >/dev/null 2>&1
+# a tree that passes the KERNEL_SRC check (a Makefile of 6.1, block/)
+mkdir -p "$tmp/linux/block" && touch "$tmp/linux/block/elevator.c"
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nEXTRAVERSION =\n' >"$tmp/linux/Makefile"
 n=0 bad=''
 while IFS= read -r line; do
 	line=${line//oops.txt/$root/bugs/bfq-exit-icq-uaf/report.txt}
@@ -86,7 +89,7 @@ while IFS= read -r line; do
 	line=${line//dir\//$root/tests/bugs/bisect-series/}
 	line=${line//soak-20261203-101706-smoke\/r001/$fixture/r001}
 	line=${line//SOAK=.../SOAK=$fixture}
-	line=${line//KERNEL_SRC=~\/linux /}
+	line=${line//KERNEL_SRC=~\/linux/KERNEL_SRC=$tmp/linux}
 	[[ "$line" != *...* && "$line" != *"<"* && "$line" != *"["* ]] || continue
 	read -ra w <<<"$line"
 	pre=() i=0

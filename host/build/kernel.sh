@@ -11,6 +11,8 @@
 #       package. Nothing is written into it: a tree that carries the series
 #       already is built as it is (O=, out of tree); otherwise the series goes
 #       onto a copy in the cache (hard links, the patched files unlinked).
+#   TREE_AS_IS=1  KERNEL_SRC without the series (it carries the scheduler or
+#       the user's change to it): only the rig's hooks that apply.
 #   EXTRA_CONFIG=file  a config fragment merged last, checked like the rig's.
 #   BUG=NAME  a bug of the corpus (bugs/NAME): the package's tree is built
 #       first, then its fix is reverted on a copy of tree and build (hard
@@ -63,7 +65,11 @@ user_tree() {
 	mapfile -t ps < <(series_files)
 	k=$(series_carried "$src")
 	rest=("${ps[@]:k}")
-	if [ "${#rest[@]}" -gt 0 ]; then
+	if [ "$TREE_AS_IS" = 1 ]; then
+		# the tree as it is: of the rig's hooks, only those that apply
+		mapfile -t rest < <(for p in "${rest[@]}"; do [ -n "$(series_failure "$src" "$p")" ] || echo "$p"; done)
+		say "kernel: TREE_AS_IS=1: $src without the series; of the rig's ${#ps[@]} hook patch(es), $k carried, ${#rest[@]} to apply"
+	elif [ "${#rest[@]}" -gt 0 ]; then
 		fail=$(series_failure "$src" "${rest[@]}")
 		[ -z "$fail" ] || die "KERNEL_SRC: the series does not apply to $src:
 $fail"

@@ -68,7 +68,8 @@ if [ -d "$LOGS/$1" ] || [ -d "$1" ] || [[ "$1" == */summary && -f "$1" ]]; then
 	rsrc=$(sed -n 's/^kernel_src=//p' "$run/summary") rxc=$(sed -n 's/^extra_config=//p' "$run/summary")
 	[ -z "$rsrc" ] || KERNEL_SRC=$rsrc
 	[ -z "$rxc" ] || EXTRA_CONFIG=$rxc
-	export KVER KERNEL_SRC EXTRA_CONFIG
+	TREE_AS_IS=$(sed -n 's/^tree_as_is=//p' "$run/summary") TREE_AS_IS=${TREE_AS_IS:-0}
+	export KVER KERNEL_SRC EXTRA_CONFIG TREE_AS_IS
 	kernel_src_check
 	rser=$(sed -n 's/^series=//p' "$run/summary")
 	[ -z "$rser" ] || [ "$rser" = "$(series_hash)" ] ||
