@@ -61,7 +61,7 @@ if out=$(shellcheck -x -S warning $scripts 2>&1); then
 else
 	echo "not ok - static: shellcheck"; sed 's/^/#   /' <<<"$out" | head -20
 fi
-if out=$(shellcheck -s sh -S warning guest/init guest/lib.sh guest/jobs/*.sh 2>&1); then
+if out=$(shellcheck -s sh -S warning guest/init guest/lib.sh guest/jobs/*.sh guest/jobs/cfq/*.sh 2>&1); then
 	echo "ok - static: shellcheck guest scripts"
 else
 	echo "not ok - static: shellcheck guest scripts"; sed 's/^/#   /' <<<"$out" | head -20
