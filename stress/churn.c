@@ -37,32 +37,21 @@ static struct stats *st;
 static int near;	/* --near */
 #define NEAR_SPAN 256	/* blocks: the start of --near reads */
 
-enum { OPT_NEAR = 100 };
-static const struct option extra_opts[] = {
-	{ "near", no_argument, NULL, OPT_NEAR },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char help[] =
+static const char intro[] =
 	"Process churn: up to --clients children alive at once, each opening --dev\n"
 	"O_DIRECT, reading a little (sync or abandoned libaio), sleeping 0-10 ms and\n"
 	"exiting at a random moment; some multi-threaded (pthreads, or raw clone\n"
 	"threads with CLONE_IO sharing the io_context), some whose leader exits\n"
 	"first, some starting buffered readahead and exiting at once (the reads\n"
-	"complete after the process is gone). ops = children + threads that completed.\n"
-	"  --near              sync reads are consecutive blocks from a random start in\n"
-	"                      the region's first 256: every child's I/O is close to the\n"
-	"                      others' (cooperating processes: bfq merges their queues,\n"
-	"                      which then lose their process when it exits)\n";
-
-static int handle(int id, const char *arg)
-{
-	(void)arg;
-	if (id != OPT_NEAR)
-		return -1;
-	near = 1;
-	return 0;
-}
+	"complete after the process is gone). ops = children + threads that completed.\n";
+static const struct opt_spec options[] = {
+	{ "near", OPT_FLAG, &near, 0, 0, NULL, NULL,
+	  "sync reads are consecutive blocks from a random start in\n"
+	  "the region's first 256: every child's I/O is close to the\n"
+	  "others' (cooperating processes: bfq merges their queues,\n"
+	  "which then lose their process when it exits)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
 
 /* Everything a child will do, drawn up front from its own stream. */
 struct plan {
@@ -255,7 +244,7 @@ static void on_alarm(int sig)
 
 int main(int argc, char **argv)
 {
-	parse_options(argc, argv, "churn", extra_opts, handle, help);
+	parse_options(argc, argv, "churn", options, intro, NULL);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;	/* interrupts waitpid, see below */

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_CPUS = 100, OPT_INTERVAL };
-
 #define MAX_CPUS 256
 
 static char *online[MAX_CPUS];	/* .../cpuN/online paths */
@@ -19,31 +17,16 @@ static const char *cpus_arg;
 static long interval_ms = 200;
 static struct stats *st;
 
-static const struct option extra_opts[] = {
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char help[] =
+static const char intro[] =
 	"CPU hotplug toggler: every --interval-ms flips a random CPU's\n"
 	"<sysfs-root>/devices/system/cpu/cpuN/online (never cpu0), checks it reads\n"
 	"back, and puts every CPU back online at exit. EBUSY/EAGAIN refusals are\n"
-	"counted, not errors. ops = toggles.\n"
-	"  --cpus LIST        comma-separated CPU numbers (default: all but cpu0)\n"
-	"  --interval-ms N    pause between toggles (default 200)\n";
-
-static int handle(int id, const char *arg)
-{
-	switch (id) {
-	case OPT_CPUS:
-		cpus_arg = arg;
-		return 0;
-	case OPT_INTERVAL:
-		return parse_int_arg("interval-ms", arg, 0, 3600000, &interval_ms);
-	}
-	return -1;
-}
+	"counted, not errors. ops = toggles.\n";
+static const struct opt_spec options[] = {
+	{ "cpus", OPT_STR, &cpus_arg, 0, 0, NULL, "LIST", "comma-separated CPU numbers (default: all but cpu0)" },
+	{ "interval-ms", OPT_LONG, &interval_ms, 0, 3600000, NULL, "N", "pause between toggles (default 200)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
 
 static void add_cpu(int n)
 {
@@ -125,7 +108,7 @@ static int set_state(int i, int want)
 
 int main(int argc, char **argv)
 {
-	parse_options(argc, argv, "hotplug", extra_opts, handle, help);
+	parse_options(argc, argv, "hotplug", options, intro, NULL);
 	if (opt.clients != 1)
 		usage_error("hotplug runs one client");
 	find_cpus();

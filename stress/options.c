@@ -21,52 +21,144 @@ volatile sig_atomic_t stop_requested;
 static uint64_t deadline_us;
 static int seed_given;
 
-enum {
-	O_DURATION = 1, O_SEED, O_CLIENTS, O_DEV, O_SIZE, O_OFFSET, O_BS, O_QD, O_VERBOSE,
-	O_HELP, O_ALLOW_ERRORS, O_PRINT_PLAN, O_DRY_RUN, O_SYSFS_ROOT, O_STALL, O_IOPRIO,
-	O_CHECK,
+static int check_only;
+
+static void set_duration(const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	opt.duration = strtod(arg, &end);
+	if (errno || end == arg || *end || opt.duration < 0 || opt.duration > 1e7)
+		usage_error("--duration: bad value '%s'", arg);
+}
+
+static void set_seed(const char *arg)
+{
+	if (parse_u64(arg, &opt.seed))
+		usage_error("--seed: bad value '%s'", arg);
+	seed_given = 1;
+}
+
+static void set_size(const char *arg)
+{
+	if (parse_u64(arg, &opt.size) || opt.size == 0)
+		usage_error("--size: bad value '%s'", arg);
+}
+
+static void set_offset(const char *arg)
+{
+	if (parse_u64(arg, &opt.offset) || opt.offset % 512)
+		usage_error("--offset: '%s' must be a multiple of 512", arg);
+}
+
+static void set_bs(const char *arg)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, &v) || v < 512 || v % 512 || v > (64 << 20))
+		usage_error("--bs: '%s' must be a multiple of 512 up to 64M", arg);
+	opt.bs = (uint32_t)v;
+}
+
+static void set_ioprio(const char *arg)
+{
+	opt.ioprio_mix = parse_choice("ioprio", arg, "inherit", "mix");
+}
+
+static const struct opt_spec common[] = {
+	{ "duration", OPT_FN, NULL, 0, 0, set_duration, "SEC", "run time (default 10)" },
+	{ "seed", OPT_FN, NULL, 0, 0, set_seed, "N", "64-bit seed (default: time based, printed in summary)" },
+	{ "clients", OPT_INT, &opt.clients, 1, 4096, NULL, "N", "number of clients (default 1)" },
+	{ "dev", OPT_STR, &opt.dev, 0, 0, NULL, "PATH", "file or block device" },
+	{ "size", OPT_FN, NULL, 0, 0, set_size, "BYTES",
+	  "region size, K/M/G suffixes (default: whole dev/file)" },
+	{ "offset", OPT_FN, NULL, 0, 0, set_offset, "BYTES",
+	  "where the region starts (multiple of --bs; default 0)" },
+	{ "bs", OPT_FN, NULL, 0, 0, set_bs, "BYTES", "block size, multiple of 512 (default 4096)" },
+	{ "qd", OPT_INT, &opt.qd, 1, 1024, NULL, "N", "I/Os in flight for aio engines (default 8)" },
+	{ "allow-errors", OPT_FLAG, &opt.allow_errors, 0, 0, NULL, NULL,
+	  "I/O errors count in errors= but do not fail the run" },
+	{ "print-plan", OPT_INT, &opt.print_plan, 1, 1000000, NULL, "N",
+	  "print the first N random choices and exit" },
+	{ "dry-run", OPT_FLAG, &opt.dry_run, 0, 0, NULL, NULL,
+	  "privileged stressors: show targets and plan, change nothing" },
+	{ "sysfs-root", OPT_STR, &opt.sysfs_root, 0, 0, NULL, "DIR",
+	  "directory standing in for /sys (default /sys)" },
+	{ "stall-s", OPT_INT, &opt.stall_s, 0, 86400, NULL, "SEC",
+	  "report a client without progress this long (default 60, 0 off)" },
+	{ "ioprio", OPT_FN, NULL, 0, 0, set_ioprio, "inherit|mix",
+	  "mix: a seeded shuffler moves the clients between the RT\n"
+	  "and BE classes and their levels while they run (default inherit)" },
+	{ "check", OPT_FLAG, &check_only, 0, 0, NULL, NULL,
+	  "check the options and exit 0 (else 2), touch nothing\n"
+	  "(host/hunt/scenario.sh check runs it on a scenario's lines)" },
+	{ "verbose", OPT_COUNT, &opt.verbose, 0, 0, NULL, NULL, "more output (repeatable)" },
+	{ "help", OPT_HELP, NULL, 0, 0, NULL, NULL, "this text" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 
-static const struct option common_long[] = {
-	{ "duration", required_argument, NULL, O_DURATION },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "clients", required_argument, NULL, O_CLIENTS },
-	{ "dev", required_argument, NULL, O_DEV },
-	{ "size", required_argument, NULL, O_SIZE },
-	{ "offset", required_argument, NULL, O_OFFSET },
-	{ "bs", required_argument, NULL, O_BS },
-	{ "qd", required_argument, NULL, O_QD },
-	{ "verbose", no_argument, NULL, O_VERBOSE },
-	{ "help", no_argument, NULL, O_HELP },
-	{ "allow-errors", no_argument, NULL, O_ALLOW_ERRORS },
-	{ "print-plan", required_argument, NULL, O_PRINT_PLAN },
-	{ "dry-run", no_argument, NULL, O_DRY_RUN },
-	{ "sysfs-root", required_argument, NULL, O_SYSFS_ROOT },
-	{ "stall-s", required_argument, NULL, O_STALL },
-	{ "ioprio", required_argument, NULL, O_IOPRIO },
-	{ "check", no_argument, NULL, O_CHECK },
-};
+/* one option's --help lines: "  --name ARG" in a 22-column margin, the
+ * text beside it, each further line of it aligned; a range at the end */
+static void print_opt(const struct opt_spec *o)
+{
+	char head[64];
+	const char *t = o->help;
 
-static const char common_help[] =
-	"common options:\n"
-	"  --duration SEC      run time (default 10)\n"
-	"  --seed N            64-bit seed (default: time based, printed in summary)\n"
-	"  --clients N         number of clients (default 1)\n"
-	"  --dev PATH          file or block device\n"
-	"  --size BYTES        region size, K/M/G suffixes (default: whole dev/file)\n"
-	"  --offset BYTES      where the region starts (multiple of --bs; default 0)\n"
-	"  --bs BYTES          block size, multiple of 512 (default 4096)\n"
-	"  --qd N              I/Os in flight for aio engines (default 8)\n"
-	"  --allow-errors      I/O errors count in errors= but do not fail the run\n"
-	"  --print-plan N      print the first N random choices and exit\n"
-	"  --dry-run           privileged stressors: show targets and plan, change nothing\n"
-	"  --sysfs-root DIR    directory standing in for /sys (default /sys)\n"
-	"  --stall-s SEC       report a client without progress this long (default 60, 0 off)\n"
-	"  --ioprio inherit|mix  mix: a seeded shuffler moves the clients between the RT\n"
-	"                      and BE classes and their levels while they run (default inherit)\n"
-	"  --check             check the options and exit 0 (else 2), touch nothing\n"
-	"                      (host/hunt/scenario.sh check runs it on a scenario's lines)\n"
-	"  --verbose, --help\n";
+	snprintf(head, sizeof(head), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	printf(strlen(head) <= 19 ? "  %-19s " : "  %s  ", head);
+	for (; *t; t++) {
+		putchar(*t);
+		if (*t == '\n')
+			printf("%22s", "");
+	}
+	if (o->kind == OPT_INT || o->kind == OPT_LONG)
+		printf(" [%ld..%ld]", o->lo, o->hi);
+	putchar('\n');
+}
+
+static void print_help(const char *name, const struct opt_spec *extra,
+		       const char *intro, const char *outro)
+{
+	printf("usage: %s [options]\n%s", name, intro ? intro : "");
+	for (; extra && extra->name; extra++)
+		print_opt(extra);
+	printf("%scommon options:\n", outro ? outro : "");
+	for (const struct opt_spec *o = common; o->name; o++)
+		print_opt(o);
+}
+
+/* the option's value from ARG (NULL for the kinds without one) */
+static void set_opt(const struct opt_spec *o, const char *arg)
+{
+	long l;
+
+	switch (o->kind) {
+	case OPT_FLAG:
+		*(int *)o->val = 1;
+		break;
+	case OPT_COUNT:
+		++*(int *)o->val;
+		break;
+	case OPT_INT:
+	case OPT_LONG:
+		if (parse_int_arg(o->name, arg, o->lo, o->hi, &l))
+			exit(2);
+		if (o->kind == OPT_INT)
+			*(int *)o->val = (int)l;
+		else
+			*(long *)o->val = l;
+		break;
+	case OPT_STR:
+		*(const char **)o->val = arg;
+		break;
+	case OPT_FN:
+		o->fn(arg);
+		break;
+	case OPT_HELP:
+		break;
+	}
+}
 
 int parse_choice(const char *name, const char *arg, const char *a, const char *b)
 {
@@ -139,112 +231,37 @@ static void on_signal(int sig)
 }
 
 void parse_options(int argc, char **argv, const char *name,
-		   const struct option *extra, extra_handler handler,
-		   const char *extra_help)
+		   const struct opt_spec *extra, const char *intro,
+		   const char *outro)
 {
-	size_t nc = sizeof(common_long) / sizeof(common_long[0]), ne = 0;
+	size_t nc = sizeof(common) / sizeof(common[0]) - 1, ne = 0;
+	const struct opt_spec **spec;
 	struct option *all;
-	uint64_t v;
-	long l;
 	int c;
 
 	stressor_name = name;
 	while (extra && extra[ne].name)
 		ne++;
 	all = calloc(nc + ne + 1, sizeof(*all));
-	if (!all)
+	spec = calloc(nc + ne, sizeof(*spec));
+	if (!all || !spec)
 		exit(2);
-	memcpy(all, common_long, sizeof(common_long));
-	if (ne)
-		memcpy(all + nc, extra, ne * sizeof(*all));
-
-	int check_only = 0;
-
+	/* getopt_long's value is the option's index + 1 in common, then extra */
+	for (size_t k = 0; k < nc + ne; k++) {
+		spec[k] = k < nc ? &common[k] : &extra[k - nc];
+		all[k].name = spec[k]->name;
+		all[k].has_arg = spec[k]->arg ? required_argument : no_argument;
+		all[k].val = (int)k + 1;
+	}
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "", all, NULL)) != -1) {
-		switch (c) {
-		case O_DURATION: {
-			char *end;
-			errno = 0;
-			opt.duration = strtod(optarg, &end);
-			if (errno || end == optarg || *end || opt.duration < 0 ||
-			    opt.duration > 1e7)
-				usage_error("--duration: bad value '%s'", optarg);
-			break;
-		}
-		case O_SEED:
-			if (parse_u64(optarg, &v))
-				usage_error("--seed: bad value '%s'", optarg);
-			opt.seed = v;
-			seed_given = 1;
-			break;
-		case O_CLIENTS:
-			if (parse_int_arg("clients", optarg, 1, 4096, &l))
-				exit(2);
-			opt.clients = (int)l;
-			break;
-		case O_DEV:
-			opt.dev = optarg;
-			break;
-		case O_SIZE:
-			if (parse_u64(optarg, &v) || v == 0)
-				usage_error("--size: bad value '%s'", optarg);
-			opt.size = v;
-			break;
-		case O_OFFSET:
-			if (parse_u64(optarg, &v) || v % 512)
-				usage_error("--offset: '%s' must be a multiple of 512", optarg);
-			opt.offset = v;
-			break;
-		case O_BS:
-			if (parse_u64(optarg, &v) || v < 512 || v % 512 || v > (64 << 20))
-				usage_error("--bs: '%s' must be a multiple of 512 up to 64M", optarg);
-			opt.bs = (uint32_t)v;
-			break;
-		case O_QD:
-			if (parse_int_arg("qd", optarg, 1, 1024, &l))
-				exit(2);
-			opt.qd = (int)l;
-			break;
-		case O_VERBOSE:
-			opt.verbose++;
-			break;
-		case O_HELP:
-			printf("usage: %s [options]\n%s%s", name, extra_help ? extra_help : "",
-			       common_help);
+		if (c < 1 || c > (int)(nc + ne))
+			usage_error("bad option");	/* getopt_long said what */
+		if (spec[c - 1]->kind == OPT_HELP) {
+			print_help(name, extra, intro, outro);
 			exit(0);
-		case O_ALLOW_ERRORS:
-			opt.allow_errors = 1;
-			break;
-		case O_PRINT_PLAN:
-			if (parse_int_arg("print-plan", optarg, 1, 1000000, &l))
-				exit(2);
-			opt.print_plan = (int)l;
-			break;
-		case O_DRY_RUN:
-			opt.dry_run = 1;
-			break;
-		case O_SYSFS_ROOT:
-			opt.sysfs_root = optarg;
-			break;
-		case O_STALL:
-			if (parse_int_arg("stall-s", optarg, 0, 86400, &l))
-				exit(2);
-			opt.stall_s = (int)l;
-			break;
-		case O_IOPRIO:
-			opt.ioprio_mix = parse_choice("ioprio", optarg, "inherit", "mix");
-			break;
-		case O_CHECK:
-			check_only = 1;
-			break;
-		case '?':
-			/* getopt_long already printed what is wrong */
-			usage_error("bad option");
-		default:
-			if (c < 100 || !handler || handler(c, optarg))
-				exit(2);
 		}
+		set_opt(spec[c - 1], optarg);
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
@@ -252,6 +269,7 @@ void parse_options(int argc, char **argv, const char *name,
 		usage_error("--offset %llu is not a multiple of --bs %u",
 			    (unsigned long long)opt.offset, opt.bs);
 	free(all);
+	free(spec);
 	if (check_only)
 		exit(0);
 	if (!seed_given) {

@@ -29,13 +29,34 @@ struct common_opts {
 extern struct common_opts opt;
 extern const char *stressor_name;
 
-/* Stressor-specific options: ids must be >= 100. Handler returns 0, or -1
- * after printing a message (exit 2 follows). */
-typedef int (*extra_handler)(int id, const char *arg);
+/* One option: its name, how its argument is read, where the value goes
+ * and its --help text. The parser, --help and --check all read these
+ * tables (options.c has the common one; each stressor has its own). */
+enum opt_kind {
+	OPT_FLAG,	/* no argument: *(int *)val = 1 */
+	OPT_COUNT,	/* no argument: ++*(int *)val */
+	OPT_INT,	/* an integer in lo..hi: *(int *)val */
+	OPT_LONG,	/* an integer in lo..hi: *(long *)val */
+	OPT_STR,	/* *(const char **)val = the argument */
+	OPT_FN,		/* fn(argument), which calls usage_error() (exit 2) on a bad one */
+	OPT_HELP,	/* print --help and exit 0 */
+};
 
+struct opt_spec {
+	const char *name;	/* --name */
+	enum opt_kind kind;
+	void *val;
+	long lo, hi;		/* OPT_INT, OPT_LONG: the accepted range */
+	void (*fn)(const char *arg);	/* OPT_FN */
+	const char *arg;	/* the argument's name in --help; NULL: none */
+	const char *help;	/* --help text; each \n starts an aligned line */
+};
+
+/* INTRO is printed before the stressor's options, OUTRO after them (NULL:
+ * none); EXTRA ends with an entry whose name is NULL. */
 void parse_options(int argc, char **argv, const char *name,
-		   const struct option *extra, extra_handler handler,
-		   const char *extra_help);
+		   const struct opt_spec *extra, const char *intro,
+		   const char *outro);
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 int parse_u64(const char *s, uint64_t *out);	/* accepts K/M/G/T suffixes */
 int parse_int_arg(const char *name, const char *s, long lo, long hi, long *out);

@@ -63,8 +63,6 @@ static const char *const mode_names[NMODES] = {
 	"flush", "discard", "debugfs", "peers",
 };
 
-enum { OPT_MODES = 100, OPT_PEERS };
-
 #define MAX_WIN		64		/* blocks in one iteration's window */
 #define WIN_BYTES	(4 << 20)	/* ... and at most this many bytes */
 #define MIN_REGION	16		/* blocks per client */
@@ -87,17 +85,12 @@ struct mode_count {
 };
 static struct mode_count *mc;
 
-static const struct option extra_opts[] = {
-	{ "modes", required_argument, NULL, OPT_MODES },
-	{ "peers", required_argument, NULL, OPT_PEERS },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char help[] =
+static const char intro[] =
 	"Scheduler path coverage; client i owns region i of --dev (size/clients)\n"
 	"and loops over modes picked at random. Every block written carries the\n"
-	"shared pattern and is read back and verified before the client goes on.\n"
-	"  --modes a,b,...     modes to pick from (default: all of them):\n"
+	"shared pattern and is read back and verified before the client goes on.\n";
+static const char outro[] =
+	"modes:\n"
 	"    merge       libaio O_DIRECT: one io_submit of 8-16 adjacent blocks, then\n"
 	"                a burst of single-iocb submits of adjacent blocks in ascending,\n"
 	"                descending or outward order (front and back bio merges)\n"
@@ -131,9 +124,7 @@ static const char help[] =
 	"                by one of the client's own writes and its read-back: one\n"
 	"                io_context with an io_cq on several queues, whose hint\n"
 	"                moves at every step (not picked without another device)\n"
-	"  --peers a,b,...     the round's devices (the own --dev is left out);\n"
-	"                      peers only reads them\n"
-	"  --qd N              here: I/Os in flight for libaio/io_uring (default 16)\n"
+	"--qd here: I/Os in flight for libaio/io_uring (default 16).\n"
 	"A mode the device refuses (SG_IO off SCSI, no discard, no io_uring) counts\n"
 	"as skipped and the client stops picking it; a client left without modes\n"
 	"ends. At the end one line per mode selected (ops: I/O calls that went\n"
@@ -141,21 +132,14 @@ static const char help[] =
 	"ABORTED COMMAND or UNIT ATTENTION, up to 5 times, as sd does):\n"
 	"  paths mode=NAME ops=N skipped=N errors=N retried=N\n";
 
-static int handle(int id, const char *arg)
+static void set_modes(const char *arg)
 {
-	char *list, *tok, *save = NULL;
+	char *list = strdup(arg), *tok, *save = NULL;
 	int any = 0;
 
-	if (id == OPT_PEERS) {
-		peers = strdup(arg);
-		return peers ? 0 : -1;
-	}
-	if (id != OPT_MODES)
-		return -1;
-	modes_given = 1;
-	list = strdup(arg);
 	if (!list)
-		return -1;
+		usage_error("--modes: out of memory");
+	modes_given = 1;
 	memset(enabled, 0, sizeof(enabled));
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int m;
@@ -169,8 +153,16 @@ static int handle(int id, const char *arg)
 	free(list);
 	if (!any)
 		usage_error("--modes: empty list");
-	return 0;
 }
+
+static const struct opt_spec options[] = {
+	{ "modes", OPT_FN, NULL, 0, 0, set_modes, "a,b,...", "modes to pick from (default: all of them; below)" },
+	{ "peers", OPT_STR, &peers, 0, 0, NULL, "a,b,...",
+	  "the round's devices (the own --dev is left out);\n"
+	  "peers only reads them" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
+
 
 struct client {
 	int idx;
@@ -1387,7 +1379,7 @@ int main(int argc, char **argv)
 {
 	memset(enabled, 1, sizeof(enabled));
 	opt.qd = 16;
-	parse_options(argc, argv, "paths", extra_opts, handle, help);
+	parse_options(argc, argv, "paths", options, intro, outro);
 	if (!opt.dev)
 		usage_error("--dev is required");
 	char *save = NULL;

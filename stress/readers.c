@@ -9,8 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_PATTERN = 100, OPT_ENGINE, OPT_VERIFY };
-
 enum { PAT_SEQ, PAT_RAND, PAT_INTERLEAVE };
 static int pattern = PAT_RAND;	/* --pattern */
 static int use_aio;
@@ -18,45 +16,36 @@ static int verify;
 static uint64_t region_blocks;
 static struct stats *st;
 
-static const struct option extra_opts[] = {
-	{ "pattern", required_argument, NULL, OPT_PATTERN },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "verify", no_argument, NULL, OPT_VERIFY },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char help[] =
-	"O_DIRECT readers; client i reads region i of --dev (size/clients).\n"
-	"  --pattern seq|rand|interleave  access pattern (default rand); interleave:\n"
-	"                      the clients share the whole region, client i of N\n"
-	"                      reads blocks i, i+N, i+2N, ... (cooperating processes:\n"
-	"                      each one's next block is next to the others', what bfq's\n"
-	"                      queue merging and CFQ's close cooperators look for)\n"
-	"  --engine sync|aio   pread, or libaio with --qd in flight (default sync)\n"
-	"  --verify            every block must carry a valid pattern written by\n"
-	"                      writers with the same --bs (do not run concurrently\n"
-	"                      with writers on the same blocks)\n";
-
-static int handle(int id, const char *arg)
+static void set_pattern(const char *arg)
 {
-	switch (id) {
-	case OPT_PATTERN:
-		if (!strcmp(arg, "interleave"))
-			pattern = PAT_INTERLEAVE;
-		else if (!strcmp(arg, "seq") || !strcmp(arg, "rand"))
-			pattern = parse_choice("pattern", arg, "seq", "rand");
-		else
-			usage_error("--pattern must be seq, rand or interleave, not '%s'", arg);
-		return 0;
-	case OPT_ENGINE:
-		use_aio = parse_choice("engine", arg, "sync", "aio");
-		return 0;
-	case OPT_VERIFY:
-		verify = 1;
-		return 0;
-	}
-	return -1;
+	if (!strcmp(arg, "interleave"))
+		pattern = PAT_INTERLEAVE;
+	else if (!strcmp(arg, "seq") || !strcmp(arg, "rand"))
+		pattern = parse_choice("pattern", arg, "seq", "rand");
+	else
+		usage_error("--pattern must be seq, rand or interleave, not '%s'", arg);
 }
+
+static void set_engine(const char *arg)
+{
+	use_aio = parse_choice("engine", arg, "sync", "aio");
+}
+
+static const char intro[] = "O_DIRECT readers; client i reads region i of --dev (size/clients).\n";
+static const struct opt_spec options[] = {
+	{ "pattern", OPT_FN, NULL, 0, 0, set_pattern, "seq|rand|interleave",
+	  "access pattern (default rand); interleave:\n"
+	  "the clients share the whole region, client i of N\n"
+	  "reads blocks i, i+N, i+2N, ... (cooperating processes:\n"
+	  "each one's next block is next to the others', what bfq's\n"
+	  "queue merging and CFQ's close cooperators look for)" },
+	{ "engine", OPT_FN, NULL, 0, 0, set_engine, "sync|aio", "pread, or libaio with --qd in flight (default sync)" },
+	{ "verify", OPT_FLAG, &verify, 0, 0, NULL, NULL,
+	  "every block must carry a valid pattern written by\n"
+	  "writers with the same --bs (do not run concurrently\n"
+	  "with writers on the same blocks)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
 
 /* The only random choice: which block to read next. */
 static uint64_t next_offset(struct rng *r, int idx, uint64_t *seq)
@@ -183,7 +172,7 @@ static void client(int idx, void *arg)
 
 int main(int argc, char **argv)
 {
-	parse_options(argc, argv, "readers", extra_opts, handle, help);
+	parse_options(argc, argv, "readers", options, intro, NULL);
 	int fd = open_dev(opt.dev, O_RDONLY);
 	uint64_t blocks = total_blocks(fd);
 	close(fd);

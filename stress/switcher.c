@@ -10,9 +10,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum { OPT_QUEUES = 100, OPT_SCHEDS, OPT_MUST, OPT_INTERVAL, OPT_INVALID_PCT,
-       OPT_NO_READBACK, OPT_FAIL_NTH, OPT_HW_QUEUES };
-
 #define MAX_QUEUES 64
 #define MAX_NAMES 16
 #define LONG_LEN 5000
@@ -55,46 +52,11 @@ static const char *const invalid_names[] = {
 #define N_INVALID (int)(sizeof(invalid_names) / sizeof(invalid_names[0]))
 static const char *const suffixes[] = { "", "\n", "\n\n" };
 
-static const struct option extra_opts[] = {
-	{ "queues", required_argument, NULL, OPT_QUEUES },
-	{ "scheds", required_argument, NULL, OPT_SCHEDS },
-	{ "must-succeed", required_argument, NULL, OPT_MUST },
-	{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
-	{ "invalid-pct", required_argument, NULL, OPT_INVALID_PCT },
-	{ "no-readback", no_argument, NULL, OPT_NO_READBACK },
-	{ "fail-nth", required_argument, NULL, OPT_FAIL_NTH },
-	{ "hw-queues", required_argument, NULL, OPT_HW_QUEUES },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char help[] =
+static const char intro[] =
 	"Scheduler switcher: writes random scheduler names into queue/scheduler files.\n"
 	"Valid names must succeed (or fail with EINVAL/ENOENT/EBUSY/ENOMEM: counted as\n"
 	"unavailable, an error for --must-succeed names) and read back as [name];\n"
-	"invalid names must fail with EINVAL. Restores the original schedulers.\n"
-	"  --queues LIST        comma-separated scheduler files\n"
-	"                       (default: <sysfs-root>/block/*/queue/scheduler)\n"
-	"  --scheds LIST        valid names (default cfq,none,mq-deadline,kyber,bfq)\n"
-	"  --must-succeed LIST  valid names that may not fail (default none)\n"
-	"  --interval-ms N      pause between writes (default 100)\n"
-	"  --invalid-pct N      percentage of invalid names (default 25)\n"
-	"  --no-readback        skip the [current] check (fake trees); the check is\n"
-	"                       also skipped with --clients > 1 (clients race)\n"
-	"  --fail-nth N         elevator init failure (0 = off, the default): before\n"
-	"                       half the switches to cfq (drawn), write a random K\n"
-	"                       in 1..N to"
-	" " FAIL_NTH_PATH " (the K-th fault-injection check\n"
-	"                       of the scheduler write fails: failslab, fail_page_alloc,\n"
-	"                       fail_function sites), write 0 after it. A failed switch\n"
-	"                       (any errno but EINVAL) counts as init_failed, not as an\n"
-	"                       error, and must leave [previous] or [none] (read back).\n"
-	"                       A task's fail-nth overrides every probability-based\n"
-	"                       fault set, so the other half stays open to those\n"
-	"                       (e.g. fail_function on the scheduler's own init).\n"
-	"                       Needs CONFIG_FAULT_INJECTION (exit 2 without; --print-plan\n"
-	"                       works anyway). Prints on stderr at the end:\n"
-	"                       switcher: fail_nth=N fail_nth_armed=N fail_nth_hit=N\n"
-	"                       init_failed=N (hit: the K-th check was reached)\n";
+	"invalid names must fail with EINVAL. Restores the original schedulers.\n";
 
 static int split_list(char *s, char **out, int max, const char *what)
 {
@@ -110,33 +72,55 @@ static int split_list(char *s, char **out, int max, const char *what)
 	return n;
 }
 
-static int handle(int id, const char *arg)
+static void set_queues(const char *arg)
 {
-	switch (id) {
-	case OPT_QUEUES:
-		nqueues = split_list(strdup(arg), queues, MAX_QUEUES, "queues");
-		return 0;
-	case OPT_SCHEDS:
-		nscheds = split_list(strdup(arg), scheds, MAX_NAMES, "scheds");
-		return 0;
-	case OPT_MUST:
-		nmust = split_list(strdup(arg), must, MAX_NAMES, "must-succeed names");
-		return 0;
-	case OPT_INTERVAL:
-		return parse_int_arg("interval-ms", arg, 0, 3600000, &interval_ms);
-	case OPT_INVALID_PCT:
-		return parse_int_arg("invalid-pct", arg, 0, 100, &invalid_pct);
-	case OPT_NO_READBACK:
-		no_readback = 1;
-		return 0;
-	case OPT_FAIL_NTH:
-		return parse_int_arg("fail-nth", arg, 0, 1000000, &fail_nth);
-	case OPT_HW_QUEUES:
-		hwq_file = arg;
-		return 0;
-	}
-	return -1;
+	nqueues = split_list(strdup(arg), queues, MAX_QUEUES, "queues");
 }
+
+static void set_scheds(const char *arg)
+{
+	nscheds = split_list(strdup(arg), scheds, MAX_NAMES, "scheds");
+}
+
+static void set_must(const char *arg)
+{
+	nmust = split_list(strdup(arg), must, MAX_NAMES, "must-succeed names");
+}
+
+static const struct opt_spec options[] = {
+	{ "queues", OPT_FN, NULL, 0, 0, set_queues, "LIST",
+	  "comma-separated scheduler files\n"
+	  "(default: <sysfs-root>/block/*/queue/scheduler)" },
+	{ "scheds", OPT_FN, NULL, 0, 0, set_scheds, "LIST", "valid names (default cfq,none,mq-deadline,kyber,bfq)" },
+	{ "must-succeed", OPT_FN, NULL, 0, 0, set_must, "LIST", "valid names that may not fail (default none)" },
+	{ "interval-ms", OPT_LONG, &interval_ms, 0, 3600000, NULL, "N", "pause between writes (default 100)" },
+	{ "invalid-pct", OPT_LONG, &invalid_pct, 0, 100, NULL, "N", "percentage of invalid names (default 25)" },
+	{ "no-readback", OPT_FLAG, &no_readback, 0, 0, NULL, NULL,
+	  "skip the [current] check (fake trees); the check is\n"
+	  "also skipped with --clients > 1 (clients race)" },
+	{ "fail-nth", OPT_LONG, &fail_nth, 0, 1000000, NULL, "N",
+	  "elevator init failure (0 = off, the default): before\n"
+	  "half the switches to cfq (drawn), write a random K\n"
+	  "in 1..N to " FAIL_NTH_PATH " (the K-th fault-injection check\n"
+	  "of the scheduler write fails: failslab, fail_page_alloc,\n"
+	  "fail_function sites), write 0 after it. A failed switch\n"
+	  "(any errno but EINVAL) counts as init_failed, not as an\n"
+	  "error, and must leave [previous] or [none] (read back).\n"
+	  "A task's fail-nth overrides every probability-based\n"
+	  "fault set, so the other half stays open to those\n"
+	  "(e.g. fail_function on the scheduler's own init).\n"
+	  "Needs CONFIG_FAULT_INJECTION (exit 2 without; --print-plan\n"
+	  "works anyway). Prints on stderr at the end:\n"
+	  "switcher: fail_nth=N fail_nth_armed=N fail_nth_hit=N\n"
+	  "init_failed=N (hit: the K-th check was reached)" },
+	{ "hw-queues", OPT_STR, &hwq_file, 0, 0, NULL, "FILE", "a null_blk configfs submit_queues file: after every\n"
+	  "switch, write a count drawn from 1..CPUs to it\n"
+	  "(blk_mq_update_nr_hw_queues takes the elevator off and\n"
+	  "puts it back); a refusal (EINVAL, EBUSY, ENOMEM) is\n"
+	  "counted, not an error; prints on stderr at the end:\n"
+	  "switcher: hw_queues changes=N refused=N" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
 
 /* After a switch, read the disk's inflight and stat files, as iostat and
  * monitoring tools do: both walk the tags' requests (blk_mq_in_flight), the
@@ -513,7 +497,7 @@ int main(int argc, char **argv)
 	glob_t g;
 
 	memset(long_name, 'z', LONG_LEN);
-	parse_options(argc, argv, "switcher", extra_opts, handle, help);
+	parse_options(argc, argv, "switcher", options, intro, NULL);
 	if (!nscheds)
 		nscheds = split_list(defscheds, scheds, MAX_NAMES, "scheds");
 	if (!nmust)

@@ -17,9 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { OPT_MODPROBE = 100, OPT_RMMOD, OPT_MODULE, OPT_SCHED, OPT_AWAY, OPT_IO_MS,
-       OPT_NULLB, OPT_NULLB_NAME, OPT_CONFIGFS, OPT_NO_READBACK, OPT_SLICE_IDLE };
-
 static const char *modprobe = "/sbin/modprobe", *rmmod = "/sbin/rmmod";
 static const char *module = "cfq-iosched", *sched = "cfq", *away = "mq-deadline";
 static const char *nullb_name = "cfqstress", *configfs;
@@ -33,68 +30,40 @@ static uint64_t busy_elsewhere, init_failed;
  * showing the active queue idling (wait=1); the idler's reads (shared) */
 static uint64_t idle_phases, idle_sampled, idle_seen, *idler_reads;
 
-static const struct option extra_opts[] = {
-	{ "modprobe", required_argument, NULL, OPT_MODPROBE },
-	{ "rmmod", required_argument, NULL, OPT_RMMOD },
-	{ "module", required_argument, NULL, OPT_MODULE },
-	{ "sched", required_argument, NULL, OPT_SCHED },
-	{ "away", required_argument, NULL, OPT_AWAY },
-	{ "io-ms", required_argument, NULL, OPT_IO_MS },
-	{ "nullb-configfs", no_argument, NULL, OPT_NULLB },
-	{ "nullb-name", required_argument, NULL, OPT_NULLB_NAME },
-	{ "configfs", required_argument, NULL, OPT_CONFIGFS },
-	{ "no-readback", no_argument, NULL, OPT_NO_READBACK },
-	{ "slice-idle-ms", required_argument, NULL, OPT_SLICE_IDLE },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char help[] =
+static const char intro[] =
 	"Module teardown cycles on --dev's queue: modprobe MODULE, switch to SCHED,\n"
 	"O_DIRECT reads for --io-ms, rmmod while in use (must fail), switch to AWAY,\n"
 	"rmmod (must succeed; a failure while another queue still uses SCHED is\n"
-	"counted apart as busy_elsewhere). ops = full cycles.\n"
-	"  --modprobe PATH     (default /sbin/modprobe)\n"
-	"  --rmmod PATH        (default /sbin/rmmod)\n"
-	"  --module NAME       (default cfq-iosched)\n"
-	"  --sched NAME        (default cfq)\n"
-	"  --away NAME         (default mq-deadline)\n"
-	"  --io-ms N           I/O time per cycle (default 200)\n"
-	"  --nullb-configfs    each cycle also creates a null_blk device through\n"
-	"                      configfs, powers it on/off while switching it to SCHED\n"
-	"  --nullb-name NAME   configfs item name (default cfqstress)\n"
-	"  --configfs DIR      configfs mount (default <sysfs-root>/kernel/config)\n"
-	"  --no-readback       skip the [current] check after switches (fake trees)\n"
-	"  --slice-idle-ms MS  switch away and rmmod while the idle timer is armed\n"
-	"                      (1..30000; 0 = off, the default). After selecting SCHED,\n"
-	"                      each cycle sets iosched/slice_sync to max(current, 2*MS),\n"
-	"                      then slice_idle to MS; after the --io-ms I/O a child does\n"
-	"                      sync O_DIRECT reads of the region with a pause shorter than\n"
-	"                      MS after each (1 ms; 0.5 ms for MS=1), so cfq idles for it;\n"
-	"                      50-300 ms later, while it reads, rmmod (must fail), switch\n"
-	"                      to AWAY and rmmod as above; then the child is stopped\n"
-	"                      (SIGTERM, waitpid). Just before the switch, debugfs\n"
-	"                      block/<disk>/sched/active_queue is sampled (wait=1: the\n"
-	"                      timer was armed). The final stderr line adds\n"
-	"                      slice_idle_ms= idle_phases= idle_sampled= idle_seen=\n"
-	"                      idler_reads=\n";
-
-static int handle(int id, const char *arg)
-{
-	switch (id) {
-	case OPT_MODPROBE: modprobe = arg; return 0;
-	case OPT_RMMOD: rmmod = arg; return 0;
-	case OPT_MODULE: module = arg; return 0;
-	case OPT_SCHED: sched = arg; return 0;
-	case OPT_AWAY: away = arg; return 0;
-	case OPT_IO_MS: return parse_int_arg("io-ms", arg, 0, 600000, &io_ms);
-	case OPT_NULLB: nullb = 1; return 0;
-	case OPT_NULLB_NAME: nullb_name = arg; return 0;
-	case OPT_CONFIGFS: configfs = arg; return 0;
-	case OPT_NO_READBACK: no_readback = 1; return 0;
-	case OPT_SLICE_IDLE: return parse_int_arg("slice-idle-ms", arg, 0, 30000, &slice_idle_ms);
-	}
-	return -1;
-}
+	"counted apart as busy_elsewhere). ops = full cycles.\n";
+static const struct opt_spec options[] = {
+	{ "modprobe", OPT_STR, &modprobe, 0, 0, NULL, "PATH", "(default /sbin/modprobe)" },
+	{ "rmmod", OPT_STR, &rmmod, 0, 0, NULL, "PATH", "(default /sbin/rmmod)" },
+	{ "module", OPT_STR, &module, 0, 0, NULL, "NAME", "(default cfq-iosched)" },
+	{ "sched", OPT_STR, &sched, 0, 0, NULL, "NAME", "(default cfq)" },
+	{ "away", OPT_STR, &away, 0, 0, NULL, "NAME", "(default mq-deadline)" },
+	{ "io-ms", OPT_LONG, &io_ms, 0, 600000, NULL, "N", "I/O time per cycle (default 200)" },
+	{ "nullb-configfs", OPT_FLAG, &nullb, 0, 0, NULL, NULL,
+	  "each cycle also creates a null_blk device through\n"
+	  "configfs, powers it on/off while switching it to SCHED" },
+	{ "nullb-name", OPT_STR, &nullb_name, 0, 0, NULL, "NAME", "configfs item name (default cfqstress)" },
+	{ "configfs", OPT_STR, &configfs, 0, 0, NULL, "DIR", "configfs mount (default <sysfs-root>/kernel/config)" },
+	{ "no-readback", OPT_FLAG, &no_readback, 0, 0, NULL, NULL, "skip the [current] check after switches (fake trees)" },
+	{ "slice-idle-ms", OPT_LONG, &slice_idle_ms, 0, 30000, NULL, "MS",
+	  "switch away and rmmod while the idle timer is armed\n"
+	  "(0 = off, the default). After selecting SCHED,\n"
+	  "each cycle sets iosched/slice_sync to max(current, 2*MS),\n"
+	  "then slice_idle to MS; after the --io-ms I/O a child does\n"
+	  "sync O_DIRECT reads of the region with a pause shorter than\n"
+	  "MS after each (1 ms; 0.5 ms for MS=1), so cfq idles for it;\n"
+	  "50-300 ms later, while it reads, rmmod (must fail), switch\n"
+	  "to AWAY and rmmod as above; then the child is stopped\n"
+	  "(SIGTERM, waitpid). Just before the switch, debugfs\n"
+	  "block/<disk>/sched/active_queue is sampled (wait=1: the\n"
+	  "timer was armed). The final stderr line adds\n"
+	  "slice_idle_ms= idle_phases= idle_sampled= idle_seen=\n"
+	  "idler_reads=" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
 
 static void fail(const char *fmt, const char *a, const char *b)
 {
@@ -415,7 +384,7 @@ int main(int argc, char **argv)
 {
 	char qdir[4096], cfs[4096];
 
-	parse_options(argc, argv, "teardown", extra_opts, handle, help);
+	parse_options(argc, argv, "teardown", options, intro, NULL);
 	if (opt.clients != 1)
 		usage_error("teardown runs one client");
 	if (!opt.dev)

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_RANGE = 100, OPT_SKIP, OPT_INTERVAL, OPT_INVALID_PCT };
 enum { K_INT, K_KEYTYPE, K_SLICE_IDLE, K_SLICE_SYNC };
 
 struct tunable {
@@ -57,26 +56,14 @@ static char status_path[4096];
 static struct stats *st;
 static volatile int reader_stop;
 
-static const struct option extra_opts[] = {
-	{ "range", required_argument, NULL, OPT_RANGE },
-	{ "skip", required_argument, NULL, OPT_SKIP },
-	{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
-	{ "invalid-pct", required_argument, NULL, OPT_INVALID_PCT },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char help[] =
+static const char intro[] =
 	"Tunable churn on --dev's <sysfs-root>/block/<disk>/queue/iosched/ (and\n"
 	"queue/nr_requests): valid writes must succeed and read back equal; invalid\n"
 	"ones (garbage, negative, huge, empty, out of range) must fail with EINVAL\n"
 	"(ERANGE accepted for the huge number) and leave the value unchanged. A\n"
 	"thread reads show_status meanwhile (non-empty, < 4096 bytes). The values\n"
 	"found at start are restored at exit. ops = writes. ENOENT/ENODEV (the\n"
-	"scheduler was switched away) is counted apart, not as an error.\n"
-	"  --range NAME=MIN:MAX[:STEP]  override a valid range\n"
-	"  --skip NAME         leave this tunable alone (repeatable)\n"
-	"  --interval-ms N     pause between writes (default 10)\n"
-	"  --invalid-pct N     percentage of invalid writes (default 40)\n";
+	"scheduler was switched away) is counted apart, not as an error.\n";
 
 static struct tunable *find_tun(const char *name)
 {
@@ -84,37 +71,6 @@ static struct tunable *find_tun(const char *name)
 		if (!strcmp(tun[i].name, name))
 			return &tun[i];
 	return NULL;
-}
-
-static int handle(int id, const char *arg)
-{
-	char name[64];
-	long lo, hi, step = 0;
-	struct tunable *t;
-
-	switch (id) {
-	case OPT_RANGE: {
-		int n = sscanf(arg, "%63[^=]=%ld:%ld:%ld", name, &lo, &hi, &step);
-		if (n < 3 || lo > hi || lo < 0 || step < 0 || !(t = find_tun(name)) ||
-		    t->kind == K_KEYTYPE)
-			usage_error("--range: bad value '%s' (NAME=MIN:MAX[:STEP])", arg);
-		t->lo = lo;
-		t->hi = hi;
-		if (step)
-			t->step = step;
-		return 0;
-	}
-	case OPT_SKIP:
-		if (!(t = find_tun(arg)))
-			usage_error("--skip: unknown tunable '%s'", arg);
-		t->present = -1;
-		return 0;
-	case OPT_INTERVAL:
-		return parse_int_arg("interval-ms", arg, 0, 3600000, &interval_ms);
-	case OPT_INVALID_PCT:
-		return parse_int_arg("invalid-pct", arg, 0, 100, &invalid_pct);
-	}
-	return -1;
 }
 
 /* File content -> comparable value: "[pid] tgid" -> "pid", "8\n" -> "8". */
@@ -296,13 +252,46 @@ static void restore(void)
 		}
 }
 
+static void set_range(const char *arg)
+{
+	char name[64];
+	long lo, hi, step = 0;
+	struct tunable *t;
+	int n = sscanf(arg, "%63[^=]=%ld:%ld:%ld", name, &lo, &hi, &step);
+
+	if (n < 3 || lo > hi || lo < 0 || step < 0 || !(t = find_tun(name)) ||
+	    t->kind == K_KEYTYPE)
+		usage_error("--range: bad value '%s' (NAME=MIN:MAX[:STEP])", arg);
+	t->lo = lo;
+	t->hi = hi;
+	if (step)
+		t->step = step;
+}
+
+static void set_skip(const char *arg)
+{
+	struct tunable *t = find_tun(arg);
+
+	if (!t)
+		usage_error("--skip: unknown tunable '%s'", arg);
+	t->present = -1;
+}
+
+static const struct opt_spec options[] = {
+	{ "range", OPT_FN, NULL, 0, 0, set_range, "NAME=MIN:MAX[:STEP]", "override a valid range" },
+	{ "skip", OPT_FN, NULL, 0, 0, set_skip, "NAME", "leave this tunable alone (repeatable)" },
+	{ "interval-ms", OPT_LONG, &interval_ms, 0, 3600000, NULL, "N", "pause between writes (default 10)" },
+	{ "invalid-pct", OPT_LONG, &invalid_pct, 0, 100, NULL, "N", "percentage of invalid writes (default 40)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
+
 int main(int argc, char **argv)
 {
 	char qdir[3072];
 	struct tunable *live[NTUN];
 	int nlive = 0;
 
-	parse_options(argc, argv, "tunables", extra_opts, handle, help);
+	parse_options(argc, argv, "tunables", options, intro, NULL);
 	if (opt.clients != 1)
 		usage_error("tunables runs one writer client (plus a show_status reader)");
 	if (queue_dir_for_dev(opt.dev, qdir, sizeof(qdir)))

@@ -10,11 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum {
-	OPT_MODE = 100, OPT_FSYNC_EVERY, OPT_SFR_EVERY, OPT_VERIFY_EVERY,
-	OPT_VERIFY_ONLY, OPT_PLANT, OPT_FILL, OPT_ALLOW_UNWRITTEN,
-};
-
 #define GEN_UNKNOWN UINT64_MAX	/* write or sync failed: content unknown */
 
 static int direct_mode;
@@ -23,59 +18,29 @@ static int verify_only, plant_corruption, fill_first, allow_unwritten;
 static uint64_t region_blocks;
 static struct stats *st;
 
-static const struct option extra_opts[] = {
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "fsync-every", required_argument, NULL, OPT_FSYNC_EVERY },
-	{ "sfr-every", required_argument, NULL, OPT_SFR_EVERY },
-	{ "verify-every", required_argument, NULL, OPT_VERIFY_EVERY },
-	{ "verify-only", no_argument, NULL, OPT_VERIFY_ONLY },
-	{ "plant-corruption", no_argument, NULL, OPT_PLANT },
-	{ "fill", no_argument, NULL, OPT_FILL },
-	{ "allow-unwritten", no_argument, NULL, OPT_ALLOW_UNWRITTEN },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char help[] =
-	"Pattern writers; client i owns region i of --dev (size/clients). Every\n"
-	"block written is verified at the end (fsync + O_DIRECT read back).\n"
-	"  --mode buffered|direct  pwrite via page cache, or O_DIRECT libaio with --qd\n"
-	"  --fsync-every N         fsync after every N writes\n"
-	"  --sfr-every N           sync_file_range burst over the region every N writes\n"
-	"  --verify-every N        drain, fsync and verify the region every N writes\n"
-	"  --fill                  first write every block of the region once, in order\n"
-	"  --verify-only           only read the region(s), check every block carries a\n"
-	"                          self-consistent pattern for its offset\n"
-	"  --allow-unwritten       with --verify-only: all-zero blocks are fine\n"
-	"  --plant-corruption      self-test: flip one byte on disk of one block written\n"
-	"                          by client 0 before the final verify (must fail)\n";
-
-static int handle(int id, const char *arg)
+static void set_mode(const char *arg)
 {
-	switch (id) {
-	case OPT_MODE:
-		direct_mode = parse_choice("mode", arg, "buffered", "direct");
-		return 0;
-	case OPT_FSYNC_EVERY:
-		return parse_int_arg("fsync-every", arg, 1, 1L << 30, &fsync_every);
-	case OPT_SFR_EVERY:
-		return parse_int_arg("sfr-every", arg, 1, 1L << 30, &sfr_every);
-	case OPT_VERIFY_EVERY:
-		return parse_int_arg("verify-every", arg, 1, 1L << 30, &verify_every);
-	case OPT_VERIFY_ONLY:
-		verify_only = 1;
-		return 0;
-	case OPT_PLANT:
-		plant_corruption = 1;
-		return 0;
-	case OPT_FILL:
-		fill_first = 1;
-		return 0;
-	case OPT_ALLOW_UNWRITTEN:
-		allow_unwritten = 1;
-		return 0;
-	}
-	return -1;
+	direct_mode = parse_choice("mode", arg, "buffered", "direct");
 }
+
+static const char intro[] =
+	"Pattern writers; client i owns region i of --dev (size/clients). Every\n"
+	"block written is verified at the end (fsync + O_DIRECT read back).\n";
+static const struct opt_spec options[] = {
+	{ "mode", OPT_FN, NULL, 0, 0, set_mode, "buffered|direct", "pwrite via page cache, or O_DIRECT libaio with --qd" },
+	{ "fsync-every", OPT_LONG, &fsync_every, 1, 1L << 30, NULL, "N", "fsync after every N writes" },
+	{ "sfr-every", OPT_LONG, &sfr_every, 1, 1L << 30, NULL, "N", "sync_file_range burst over the region every N writes" },
+	{ "verify-every", OPT_LONG, &verify_every, 1, 1L << 30, NULL, "N", "drain, fsync and verify the region every N writes" },
+	{ "fill", OPT_FLAG, &fill_first, 0, 0, NULL, NULL, "first write every block of the region once, in order" },
+	{ "verify-only", OPT_FLAG, &verify_only, 0, 0, NULL, NULL,
+	  "only read the region(s), check every block carries a\n"
+	  "self-consistent pattern for its offset" },
+	{ "allow-unwritten", OPT_FLAG, &allow_unwritten, 0, 0, NULL, NULL, "with --verify-only: all-zero blocks are fine" },
+	{ "plant-corruption", OPT_FLAG, &plant_corruption, 0, 0, NULL, NULL,
+	  "self-test: flip one byte on disk of one block written\n"
+	  "by client 0 before the final verify (must fail)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
 
 struct writer {
 	int idx;
@@ -359,7 +324,7 @@ static void client(int idx, void *arg)
 
 int main(int argc, char **argv)
 {
-	parse_options(argc, argv, "writers", extra_opts, handle, help);
+	parse_options(argc, argv, "writers", options, intro, NULL);
 	if (!opt.dev)
 		usage_error("--dev is required");
 	int fd = open_dev(opt.dev, verify_only ? O_RDONLY : O_RDWR | O_CREAT);
