@@ -174,15 +174,20 @@ rig_leaks() {
 # "rt be idle total". Before and after that window the BE readers have the
 # disk to themselves, which says nothing about priorities.
 rig_rt_window_slice_time() { # TRACE (ftrace blk tracer output with cfq messages)
-	awk 'function ts(   i) { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0; return -1 }
-		NR == FNR { if (/ slice_start / && / prio=rt\//) { t = ts(); if (t0 == "") t0 = t }
-			if (/ slice_expire / && / prio=rt\//) t1 = ts(); next }
-		/ slice_expire / { t = ts(); if (t0 == "" || t <= t0 || t > t1) next
-			u = 0; c = ""
-			for (i = 1; i <= NF; i++) {
-				if ($i ~ /^used_us=/) u = substr($i, 9)
-				if ($i ~ /^prio=/) { c = substr($i, 6); sub(/\/.*/, "", c) }
-			}
-			s[c] += u; tot += u }
+	rig_trace 'NR == FNR { if (trace_cfq() && tr["prio"] ~ /^rt\//) {
+				if (tr_ev == "slice_start" && t0 == "") t0 = tr_ts
+				if (tr_ev == "slice_expire") t1 = tr_ts }
+			next }
+		trace_cfq() && tr_ev == "slice_expire" { if (t0 == "" || tr_ts <= t0 || tr_ts > t1) next
+			c = tr["prio"]; sub(/\/.*/, "", c)
+			s[c] += tr["used_us"]; tot += tr["used_us"] }
 		END { printf "%d %d %d %d\n", s["rt"], s["be"], s["idle"], tot }' "$1" "$1"
+}
+
+# an awk PROGRAM over the scheduler's trace messages, after their grammar
+# and reader (guest/trace.awk: trace_cfq(), tr_ev, tr[NAME], ...)
+rig_trace() { # PROGRAM [awk arguments and files]
+	rt_prog=$1
+	shift
+	awk -f /rig/trace.awk -e "$rt_prog" "$@"
 }

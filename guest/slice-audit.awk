@@ -1,5 +1,6 @@
 # Slice audit: a behavioural detector for every round on cfq (run by
-# guest/jobs/scenario.sh). It reads the block tracer's cfq messages from
+# guest/jobs/scenario.sh). It reads the block tracer's cfq messages (their
+# grammar and reader: guest/trace.awk, loaded before this file) from
 # ftrace's trace_pipe (act_mask notify: the messages only) and checks rules
 # of the scheduler that hold whatever the load, the faults or the switches
 # do. Each breach is a line "BREACH DEV KEY details"; BREACH is one of:
@@ -120,15 +121,8 @@ function better_busy(r,   b, k, j) {
 	return ""
 }
 
-# the event's NAME=VALUE arguments (ARGS, after the event's name), split
-# once per event by fields()
-function field(name) { return (name in fv) ? fv[name] : "" }
-function fields(args,   a, k, i, eq) {
-	split("", fv)
-	k = split(args, a, " ")
-	for (i = 1; i <= k; i++)
-		if ((eq = index(a[i], "=")) > 1) fv[substr(a[i], 1, eq - 1)] = substr(a[i], eq + 1)
-}
+# an argument of the current message (guest/trace.awk's tr[])
+function field(name) { return (name in tr) ? tr[name] : "" }
 
 /rig-audit-end/ {
 	printf "audit slices=%d time=%d short=%d length=%d idle=%d nonrot=%d timeout=%d round=%d class=%d preempt=%d grace=%d\n",
@@ -138,20 +132,10 @@ function fields(args,   a, k, i, eq) {
 	exit
 }
 
-# A line is "TASK-PID [CPU] FLAGS TS: DEV m N KEY EVENT ARGS". Two regex
-# matches a line and one split of its ARGS, not three matches a field and a
-# scan of every field for each argument read: under TCG the guest's awk is
-# the audit's bottleneck (an exit-race round's backlog took a minute to
-# drain after its stressors), and this halves its time per event.
-match($0, / cfq[0-9]+ (slice_select|slice_start|slice_expire|idle_arm|prio_change) /) {
-	split(substr($0, RSTART + 1, RLENGTH - 2), kf, " ")
-	key = kf[1]; ev = kf[2]
-	args = substr($0, RSTART + RLENGTH)
-	if (!match($0, / [0-9]+\.[0-9]+: +[0-9]+,[0-9]+ /)) next
-	split(substr($0, RSTART + 1, RLENGTH - 2), tf, /: +/)
-	ts = tf[1] + 0; dev = tf[2]
-	if (!(dev in known)) next
-	fields(args)
+# a message of the scheduler (its grammar: guest/trace.awk, loaded first)
+/ cfq[0-9]+ (slice_select|slice_start|slice_expire|idle_arm|prio_change) / {
+	if (!trace_cfq() || !(tr_dev in known)) next
+	key = tr_key; ev = tr_ev; ts = tr_ts; dev = tr_dev
 	hist[dev, ++nh[dev]] = $0
 	delete hist[dev, nh[dev] - 16]
 	if (ev == "idle_arm") {

@@ -18,7 +18,7 @@ idle() { line "$1" "$2" idle_arm "wait_us=$3"; }
 # 8,16 also with a scenario's (sync 60, idle 10) and non-rotational
 conf="8,0:100:40:4:0 8,16:100,60:40:4,10:1"
 audit_all() {
-	{ cat; echo '  sh-1 [000] ..... 99.0: tracing_mark_write: rig-audit-end'; } | awk_ -v conf="$conf" -f guest/slice-audit.awk
+	{ cat; echo '  sh-1 [000] ..... 99.0: tracing_mark_write: rig-audit-end'; } | awk_ -v conf="$conf" -f guest/trace.awk -f guest/slice-audit.awk
 }
 audit() { audit_all | grep -v '^context '; }   # the breaches and the summary
 check() { # NAME WANT(regex) GOT

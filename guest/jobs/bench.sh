@@ -311,9 +311,8 @@ ionice_points() { # dev
 	wait $p
 	trace_stop "$node"
 	# used: from the slice's start; timed: from its first completion
-	awk '/ slice_expire reason=time / { for (i = 1; i <= NF; i++) { if ($i ~ /^used_us=/) u = substr($i, 9)
-			if ($i ~ /^timed_us=/) t = substr($i, 10); if ($i ~ /^prio=be\//) l = substr($i, 9) }
-		s[l] += u; st[l] += t; n[l]++ }
+	rig_trace 'trace_cfq() && tr_ev == "slice_expire" && tr["reason"] == "time" && tr["prio"] ~ /^be\// {
+		l = substr(tr["prio"], 4); s[l] += tr["used_us"]; st[l] += tr["timed_us"]; n[l]++ }
 		END { a = n[0] ? s[0] / n[0] / 1000 : 0; b = n[7] ? s[7] / n[7] / 1000 : 0
 			c = n[0] ? st[0] / n[0] / 1000 : 0; d = n[7] ? st[7] / n[7] / 1000 : 0
 			printf "bench-ionice dev=%s case=be0-vs-be7 be0_ms=%.1f be7_ms=%.1f ratio_pct=%d be0_timed_ms=%.1f be7_timed_ms=%.1f timed_ratio_pct=%d be0_iops=%d be7_iops=%d iops_ratio_pct=%d\n",
@@ -327,7 +326,8 @@ ionice_points() { # dev
 	kill $b 2>/dev/null; wait $b 2>/dev/null
 	sleep 2; kill "$i" 2>/dev/null; wait "$i" 2>/dev/null
 	trace_stop "$node"
-	awk '/rig: BE readers stop/ { after = 1 } / slice_start .*prio=idle/ { if (after) a++; else b++ }
+	rig_trace '/rig: BE readers stop/ { after = 1 }
+		trace_cfq() && tr_ev == "slice_start" && tr["prio"] ~ /^idle/ { if (after) a++; else b++ }
 		END { printf "bench-ionice dev=%s case=idle-vs-2be busy_slices=%d after_slices=%d\n", dev, b, a }' dev="$1" $T/trace >&3
 	echo nop >$T/current_tracer
 	dev_down "$1"

@@ -45,7 +45,7 @@ trace_off() { echo 0 >$T/tracing_on; echo 0 >/sys/block/$1/trace/enable; }
 # the soak's slice audit (guest/slice-audit.awk) of the trace, with the
 # device's tunables now: its summary line "audit slices=N ... timeout=N"
 audit_trace() { # dev
-	{ cat $T/trace; echo rig-audit-end; } | awk -v conf="$(audit_device "$1")" -f /rig/slice-audit.awk | tail -n 1
+	{ cat $T/trace; echo rig-audit-end; } | awk -v conf="$(audit_device "$1")" -f /rig/trace.awk -f /rig/slice-audit.awk | tail -n 1
 }
 # the audit's class rules on a real trace of two classes at once: clean,
 # and at least one slice chosen while both had queues waiting (BUSY, a
@@ -59,6 +59,11 @@ audit_classes() { # dev what BUSY
 		[ "$ac_n" -gt 0 ] && { ok "slice audit: $2: the class rules hold ($ac_n slices chosen with both classes waiting; $ac_a)"; return; } ;;
 	esac
 	bad "slice audit: $2: the class rules hold ($ac_n slices chosen with both classes waiting; got '$ac_a')"
+}
+# how many of the trace's cfq messages are EVENT ending with REASON (or any)
+trace_count() { # EVENT [REASON]
+	rig_trace 'trace_cfq() && tr_ev == ev && (r == "" || tr["reason"] == r) { n++ } END { print n + 0 }' \
+		-v ev="$1" -v r="${2:-}" $T/trace
 }
 dd_reader() { # dev skip_blocks -> an O_DIRECT sequential 4 KiB reader (pid in $!)
 	dd if=/dev/$1 of=/dev/null bs=4k iflag=direct skip="$2" count=200000 2>/dev/null &

@@ -80,7 +80,7 @@ fi
 r="$run/initrd.d"
 rm -rf "$r" && mkdir -p "$r/rig/jobs" "$r/rig/files"
 install -m 755 "$RIG_ROOT/guest/init" "$r/init"
-cp "$RIG_ROOT"/guest/{lib.sh,slice-audit.awk} "$RIG_ROOT/host/report/rig-titles" "$r/rig/"
+cp "$RIG_ROOT"/guest/{lib.sh,trace.awk,slice-audit.awk} "$RIG_ROOT/host/report/rig-titles" "$r/rig/"
 cp "$RIG_ROOT"/guest/jobs/*.sh "$r/rig/jobs/" && cp -r "$RIG_ROOT/guest/jobs/cfq" "$r/rig/jobs/"
 # the run keeps its files (plan, faults) so host/hunt/repro.sh can replay it
 mkdir -p "$run/files"

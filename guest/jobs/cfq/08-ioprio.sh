@@ -16,7 +16,8 @@ fio_reader nullb0 0 2 0 4; a=$!
 fio_reader nullb0 512 2 7 4; b=$!
 wait $a $b
 trace_off nullb0
-ms() { grep -o "slice_start sync=1 slice_ms=[0-9]* prio=$1" $T/trace | sed 's/.*slice_ms=\([0-9]*\).*/\1/' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
+ms() { rig_trace 'trace_cfq() && tr_ev == "slice_start" && tr["sync"] == 1 && tr["prio"] == p { print tr["slice_ms"] }' \
+	-v p="$1" $T/trace | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 expect "$(ms be/0)" 180 "BE level 0: sync slices of 180 ms (100 + 100/5 * 4)"
 expect "$(ms be/7)" 40 "BE level 7: sync slices of 40 ms (100 - 100/5 * 3)"
 a=$(audit_trace nullb0)
@@ -25,11 +26,11 @@ case "$a" in
 *" $audit_clean") ok "slice audit: BE 0 and BE 7 slices of the real trace keep the rule ($a)" ;;
 *) bad "slice audit: BE 0 and BE 7 slices of the real trace keep the rule (got '$a')" ;;
 esac
-used() { awk -v p="prio=$1" '/ slice_expire reason=time / && index($0, p) { for (i = 1; i <= NF; i++) if ($i ~ /^used_us=/) { s += substr($i, 9); n++ } }
-	END { if (n) printf "%d", s / n / 1000; else printf "0" }' $T/trace; }
+used() { rig_trace 'trace_cfq() && tr_ev == "slice_expire" && tr["reason"] == "time" && tr["prio"] == p { s += tr["used_us"]; n++ }
+	END { if (n) printf "%d", s / n / 1000; else printf "0" }' -v p="$1" $T/trace; }
 # how the BE 0 / BE 7 slices ended: "time:12 empty:3 ..." (used counts only time)
-ends() { awk -v p="prio=$1" '/ slice_expire / && index($0, p) { for (i = 1; i <= NF; i++) if ($i ~ /^reason=/) n[substr($i, 8)]++ }
-	END { for (r in n) printf "%s:%d ", r, n[r] }' $T/trace; }
+ends() { rig_trace 'trace_cfq() && tr_ev == "slice_expire" && tr["prio"] == p { n[tr["reason"]]++ }
+	END { for (r in n) printf "%s:%d ", r, n[r] }' -v p="$1" $T/trace; }
 rig_result "# ionice: mean used sync slice (reason=time): be/0 $(used be/0) ms, be/7 $(used be/7) ms (documented ratio 4.5); slice ends be/0 $(ends be/0)be/7 $(ends be/7)"
 # 8c. an RT reader against 3 BE readers on the emulated disk: RT first, and
 #     RT preempts BE, so while the RT reader runs it gets the large
@@ -54,7 +55,8 @@ if insmod /rig/modules/rotdisk.ko time_scale_pct=100 queue_depth=1 2>/dev/null; 
 	rig_result "# ionice: RT reader vs 3 BE readers on rotdisk: RT ${share}% of the slice time while it ran ($1 of $4 us)"
 	[ "$share" -ge 80 ] && ok "RT reader gets >= 80% of the disk time against 3 BE readers (${share}%)" ||
 		bad "RT reader gets >= 80% of the disk time against 3 BE readers (${share}%)"
-	grep -q 'slice_expire reason=preempted .*prio=be/' $T/trace && ok "RT requests preempt BE slices" ||
+	[ "$(rig_trace 'trace_cfq() && tr_ev == "slice_expire" && tr["reason"] == "preempted" && tr["prio"] ~ /^be\// { n++ }
+		END { print n + 0 }' $T/trace)" -gt 0 ] && ok "RT requests preempt BE slices" ||
 		bad "RT requests preempt BE slices (no 'slice_expire reason=preempted' of a BE queue)"
 	audit_classes rotdisk0 "RT against 3 BE readers" '[1-9][0-9]*/[1-9][0-9]*/[0-9]+'
 	# 8d. an IDLE reader: no slice while BE readers run, slices once they stop
@@ -70,7 +72,8 @@ if insmod /rig/modules/rotdisk.ko time_scale_pct=100 queue_depth=1 2>/dev/null; 
 	kill $idl 2>/dev/null; wait $idl 2>/dev/null
 	trace_off rotdisk0
 	# shellcheck disable=SC2046 # two numbers
-	set -- $(awk '/rig: BE readers stop/ { after = 1 } / slice_start .*prio=idle/ { if (after) a++; else b++ }
+	set -- $(rig_trace '/rig: BE readers stop/ { after = 1 }
+		trace_cfq() && tr_ev == "slice_start" && tr["prio"] ~ /^idle/ { if (after) a++; else b++ }
 		END { printf "%d %d\n", b, a }' $T/trace)
 	rig_result "# ionice: IDLE reader slices: $1 while 2 BE readers ran (3 s), $2 in the 2 s after they stopped"
 	expect "$1" 0 "IDLE reader gets no slice while BE readers run"
@@ -85,7 +88,9 @@ if insmod /rig/modules/rotdisk.ko time_scale_pct=100 queue_depth=1 2>/dev/null; 
 	sleep 1
 	kill $p1 $p2 2>/dev/null; wait $p1 $p2 2>/dev/null
 	trace_off rotdisk0
-	n=$(awk -v k="cfq$p1" '/rig: ioprio changed/ { after = 1 } after && index($0, k " slice_start") && /prio=rt\/2/ { n++ } END { print n + 0 }' $T/trace)
+	n=$(rig_trace '/rig: ioprio changed/ { after = 1 }
+		after && trace_cfq() && tr_key == k && tr_ev == "slice_start" && tr["prio"] == "rt/2" { n++ } END { print n + 0 }' \
+		-v k="cfq$p1" $T/trace)
 	[ "$n" -gt 0 ] && ok "ionice -p on a running reader: its queue is served as rt/2 ($n slices)" ||
 		bad "ionice -p on a running reader: its queue is served as rt/2 (no slice)"
 	sw rotdisk0 none; rmmod rotdisk

@@ -11,8 +11,8 @@ trace_on nullb0
 paths --dev /dev/nullb0 --modes key-change --clients 1 --duration 8 --seed 11 >/tmp/keychange 2>&1 ||
 	bad "paths key-change ran: $(tail -n2 /tmp/keychange)"
 trace_off nullb0
-moved=$(grep -c 'slice_expire reason=owner_moved' $T/trace)
-waited=$(grep -c 'slice_expire reason=idle_timeout' $T/trace)
+moved=$(trace_count slice_expire owner_moved)
+waited=$(trace_count slice_expire idle_timeout)
 rig_result "# key change: $(grep -h '^paths mode' /tmp/keychange); slices ended owner_moved $moved, idle_timeout $waited"
 [ "$moved" -gt 0 ] && [ "$waited" = 0 ] && ok "a queue's owner moving away ends the idle window at once ($moved moves, 0 timeouts)" ||
 	bad "a queue's owner moving away ends the idle window at once ($moved moves, $waited idle timeouts of 5 s)"

@@ -9,7 +9,7 @@ paths --dev /dev/nullb0 --modes shared-ioc --clients 2 --duration 6 --seed 5 >/t
 	bad "paths shared-ioc ran: $(tail -n2 /tmp/sharedioc)"
 trace_off nullb0
 forks=$(( $(awk '/^processes/ { print $2 }' /proc/stat) - f0 ))
-exits=$(grep -c 'slice_expire reason=owner_exit' $T/trace)
+exits=$(trace_count slice_expire owner_exit)
 rig_result "# shared io_context: $(grep -h '^paths mode' /tmp/sharedioc); $exits slices ended owner_exit, $forks processes forked"
 [ "$forks" -gt 3 ] && [ "$exits" -le "$forks" ] && ok "CLONE_IO siblings: owner_exit only for owners that exit ($exits <= $forks)" ||
 	bad "CLONE_IO siblings: owner_exit only for owners that exit ($exits > $forks forks)"

@@ -14,8 +14,8 @@ sleep 8
 # shellcheck disable=SC2086
 kill $pids 2>/dev/null; wait $pids 2>/dev/null
 trace_off nullb0
-all=$(grep -c ' slice_expire ' $T/trace)
-bytime=$(grep -c ' slice_expire reason=time ' $T/trace)
+all=$(trace_count slice_expire)
+bytime=$(trace_count slice_expire time)
 rig_result "# slow device: $bytime of $all slices of 3 sync readers ended by time; ends: $(ends be/4)"
 # the rest end "empty" once the reader is slow to resubmit (a guest on a
 # busy host: 18 of 61 by time beside another guest), so the bound is low

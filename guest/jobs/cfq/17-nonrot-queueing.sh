@@ -16,8 +16,9 @@ sleep 3
 kill $pids 2>/dev/null; wait $pids 2>/dev/null
 trace_off nullb0
 # shellcheck disable=SC2046 # four numbers
-set -- $(awk '/rig: rotational/ { after = 1 } / idle_arm / { if (after) ia++; else ib++ }
-	/ slice_expire / { if (after) ea++; else eb++ } END { printf "%d %d %d %d\n", ib, ia, eb, ea }' $T/trace)
+set -- $(rig_trace '/rig: rotational/ { after = 1 } !trace_cfq() { next }
+	tr_ev == "idle_arm" { if (after) ia++; else ib++ }
+	tr_ev == "slice_expire" { if (after) ea++; else eb++ } END { printf "%d %d %d %d\n", ib, ia, eb, ea }' $T/trace)
 rig_result "# 2 sync readers on null_blk: non-rotational: $1 idle windows in $3 slices; marked rotational: $2 in $4"
 [ "$1" = 0 ] && [ "$3" -ge 20 ] && ok "no idle window on a non-rotational device that queues ($3 slices)" ||
 	bad "no idle window on a non-rotational device that queues ($1 idle windows in $3 slices)"
