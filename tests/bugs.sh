@@ -10,9 +10,8 @@ cd "$(dirname "$0")/.." || exit 2
 . host/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok - bugs: $1"; }
-not_ok() { echo "not ok - bugs: $1"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+TEST_GROUP=bugs
+. tests/lib.sh
 
 # 1. the corpus: complete entries, its spread, and each revert applies
 classes="use-after-free refcount timer-teardown lock-order irq-safety preemption lost-wakeup hang list-corruption data-race leak"
@@ -36,7 +35,7 @@ for b in "${bugs[@]}"; do
 		fail=$(patch_failure "$(bug_patch "$b")" 2>&1)
 		check "$b: its revert applies on top of the series${fail:+ ($fail)}" [ -z "$fail" ]
 	else
-		ok "$b: no revert for the $KVER line # SKIP"
+		pass "$b: no revert for the $KVER line # SKIP"
 	fi
 	if [ -f "bugs/$b/report.txt" ]; then
 		out=$(UNDER_TEST='' host/hunt/report.sh --analyse "bugs/$b/report.txt" 2>&1)
@@ -51,29 +50,29 @@ done
 
 # 2. bad input: exit 2 with a reason, nothing built (an empty RIG_CACHE stays empty)
 mkdir -p "$tmp/cache" "$tmp/logs"
-expect() { # NAME PATTERN CMD...
+refused() { # NAME PATTERN CMD...: exit 2 with PATTERN, nothing in the cache
 	local name=$1 pat=$2 out rc
 	shift 2
 	out=$(RIG_CACHE="$tmp/cache" LOGS="$tmp/logs" "$@" 2>&1)
 	rc=$?
-	if [ "$rc" = 2 ] && grep -qE -- "$pat" <<<"$out" && [ -z "$(ls -A "$tmp/cache")" ]; then ok "$name (exit 2)"
-	else not_ok "$name (exit $rc, want 2 and /$pat/)"; sed 's/^/#   /' <<<"$out" | head -3; fi
+	if [ "$rc" = 2 ] && grep -qE -- "$pat" <<<"$out" && [ -z "$(ls -A "$tmp/cache")" ]; then pass "$name (exit 2)"
+	else fail "$name (exit $rc, want 2 and /$pat/)"; sed 's/^/#   /' <<<"$out" | head -3; fi
 }
 printf 'hello\nthis is no kernel log\n' >"$tmp/prose.txt"
 printf '[  1.0] BUG: KASAN: use-after-free in ext4_find_entry+0x10/0x20\n[  1.0] Call Trace:\n[  1.0]  ext4_find_entry+0x10/0x20\n[  1.0]  ext4_lookup+0x10/0x20\n' >"$tmp/ext4.log"
 printf -- '--- a/block/blk-ioc.c\n+++ b/block/blk-ioc.c\n@@ -1,3 +1,3 @@\n-no such line\n+x\n context\n' >"$tmp/bad.patch"
-expect "REPORT: no such file" "no readable file" host/hunt/report.sh "$tmp/none.log"
-expect "REPORT: not a kernel log" "is not a kernel log: expected a console log" host/hunt/report.sh "$tmp/prose.txt"
-expect "REPORT: a stack with no block code asks for UNDER_TEST" "names no block code.*UNDER_TEST=" env UNDER_TEST= host/hunt/report.sh "$tmp/ext4.log"
-expect "REPORT: a bad BUDGET" "BUDGET must be at least 30" env BUDGET=5 host/hunt/report.sh "bugs/bfq-idle-timer-uaf/report.txt"
-expect "BUG: an unknown bug" "unknown BUG 'nosuch'" env BUG=nosuch host/build/kernel.sh
-expect "FIX: not a patch" "is not a patch" host/hunt/verify-fix.sh "$tmp/prose.txt"
-expect "FIX: a patch that does not apply" "does not apply on top of this kernel" env TITLE=x host/hunt/verify-fix.sh "$tmp/bad.patch"
-expect "verify-fix: no finding named" "needs the finding" host/hunt/verify-fix.sh "$(bug_patch live-ioc-clear-queue)"
+refused "REPORT: no such file" "no readable file" host/hunt/report.sh "$tmp/none.log"
+refused "REPORT: not a kernel log" "is not a kernel log: expected a console log" host/hunt/report.sh "$tmp/prose.txt"
+refused "REPORT: a stack with no block code asks for UNDER_TEST" "names no block code.*UNDER_TEST=" env UNDER_TEST= host/hunt/report.sh "$tmp/ext4.log"
+refused "REPORT: a bad BUDGET" "BUDGET must be at least 30" env BUDGET=5 host/hunt/report.sh "bugs/bfq-idle-timer-uaf/report.txt"
+refused "BUG: an unknown bug" "unknown BUG 'nosuch'" env BUG=nosuch host/build/kernel.sh
+refused "FIX: not a patch" "is not a patch" host/hunt/verify-fix.sh "$tmp/prose.txt"
+refused "FIX: a patch that does not apply" "does not apply on top of this kernel" env TITLE=x host/hunt/verify-fix.sh "$tmp/bad.patch"
+refused "verify-fix: no finding named" "needs the finding" host/hunt/verify-fix.sh "$(bug_patch live-ioc-clear-queue)"
 mkdir -p "$tmp/empty"
-expect "SERIES: no patches" "no \\*.patch" env TITLE=x host/hunt/bisect.sh "$tmp/empty"
-expect "UNDER_TEST: unknown" "unknown UNDER_TEST 'xfs'" env UNDER_TEST=xfs host/hunt/soak.sh smoke 1m
-expect "realbugs: an unknown bug" "BUGS: no bug 'nosuch'" env BUGS=nosuch host/hunt/realbugs.sh --check
+refused "SERIES: no patches" "no \\*.patch" env TITLE=x host/hunt/bisect.sh "$tmp/empty"
+refused "UNDER_TEST: unknown" "unknown UNDER_TEST 'xfs'" env UNDER_TEST=xfs host/hunt/soak.sh smoke 1m
+refused "realbugs: an unknown bug" "BUGS: no bug 'nosuch'" env BUGS=nosuch host/hunt/realbugs.sh --check
 
 # 3. when has a finding come back? (host/lib.sh same_title, title_expected)
 same() { same_title "$1" "$2"; }

@@ -16,12 +16,11 @@ set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 classify=$root/host/report/classify
 dir=$root/tests/classifier
-failed=0
+TEST_GROUP=classifier
+. "$root/tests/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() { echo "ok - classifier: $1"; }
-not_ok() { echo "not ok - classifier: $1"; failed=1; }
 
 for log in "$dir"/*.log; do
 	name=$(basename "$log" .log)
@@ -32,7 +31,7 @@ for log in "$dir"/*.log; do
 	files=("$log")
 	[ -f "$dir/$name.results" ] && files+=("$dir/$name.results")
 	if [ ! -f "$dir/$name.expected" ]; then
-		not_ok "$name"
+		fail "$name"
 		echo "#   missing $name.expected"
 		continue
 	fi
@@ -41,9 +40,9 @@ for log in "$dir"/*.log; do
 	want_rc=0
 	[ -s "$dir/$name.expected" ] && want_rc=1
 	if diff -u "$dir/$name.expected" "$tmp/out" >"$tmp/diff" && [ "$rc" -eq "$want_rc" ]; then
-		ok "$name"
+		pass "$name"
 	else
-		not_ok "$name"
+		fail "$name"
 		echo "#   exit status $rc (want $want_rc)"
 		sed 's/^/#   /' "$tmp/diff" "$tmp/err"
 	fi
@@ -55,9 +54,9 @@ check_rc() { # name want_rc want_empty_output classify-args...
 	shift 3
 	"$classify" "$@" >"$tmp/out" 2>/dev/null || rc=$?
 	if [ "$rc" -eq "$want" ] && { [ "$empty" = no ] || [ ! -s "$tmp/out" ]; }; then
-		ok "$name"
+		pass "$name"
 	else
-		not_ok "$name"
+		fail "$name"
 		echo "#   exit status $rc (want $want)"
 		sed 's/^/#   /' "$tmp/out"
 	fi
@@ -81,14 +80,14 @@ for log in "$dir"/*.log; do
 		sed -n "${n}p" "$log" | grep -qE "\] ($report_re)" || missed="$missed $(basename "$log"):$n"
 	done
 done
-[ -z "$missed" ] && ok "every finding's first line matches REPORT_RE" || { not_ok "every finding's first line matches REPORT_RE"; echo "#   missed:$missed"; }
+[ -z "$missed" ] && pass "every finding's first line matches REPORT_RE" || { fail "every finding's first line matches REPORT_RE"; echo "#   missed:$missed"; }
 line='[  255.862498][  T702] kernel BUG at block/cfq-iosched.c:1187!'
-grep -qE "\] ($splat_re)" <<<"$line" && ok "kernel BUG at is in SPLAT_RE" || not_ok "kernel BUG at is in SPLAT_RE"
+grep -qE "\] ($splat_re)" <<<"$line" && pass "kernel BUG at is in SPLAT_RE" || fail "kernel BUG at is in SPLAT_RE"
 line='[  120.1][   T52] INFO: task fio:733 blocked for more than 30 seconds.'
 grep -qE "\] ($report_re)" <<<"$line" && ! grep -qE "\] ($splat_re)" <<<"$line" &&
-	ok "a hung task is in REPORT_RE, not SPLAT_RE" || not_ok "a hung task is in REPORT_RE, not SPLAT_RE"
+	pass "a hung task is in REPORT_RE, not SPLAT_RE" || fail "a hung task is in REPORT_RE, not SPLAT_RE"
 ( . "$root/host/lib.sh" && [ "$SPLAT_RE" = "$splat_re" ] && [ "$REPORT_RE" = "$report_re" ] ) &&
-	ok "host/lib.sh SPLAT_RE and REPORT_RE come from the table" || not_ok "host/lib.sh SPLAT_RE and REPORT_RE come from the table"
+	pass "host/lib.sh SPLAT_RE and REPORT_RE come from the table" || fail "host/lib.sh SPLAT_RE and REPORT_RE come from the table"
 check_rc "--re with an unknown set exits 2" 2 yes --re all
 # a bad rule is an error with its line, before any log is read
 mkdir -p "$tmp/bad"
@@ -96,11 +95,11 @@ cp "$root/host/report/classify" "$root/host/report/classify.awk" "$tmp/bad/"
 printf 'bug\tsplat\t^BUG: \tBUG in @X@\tfrom=rip\n' >"$tmp/bad/report-patterns"
 rc=0; "$tmp/bad/classify" "$dir/kasan-uaf.log" >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] && grep -q "report-patterns:1: unknown option 'from=rip'" "$tmp/err" &&
-	ok "a bad rule in the table exits 2 with its line" || { not_ok "a bad rule in the table exits 2 with its line"; sed 's/^/#   /' "$tmp/err"; }
+	pass "a bad rule in the table exits 2 with its line" || { fail "a bad rule in the table exits 2 with its line"; sed 's/^/#   /' "$tmp/err"; }
 printf 'hung\treport\t^INFO: task can'"'"'t die\tx\n' >"$tmp/bad/report-patterns"
 rc=0; "$tmp/bad/classify" --re report >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] && grep -q "single quote" "$tmp/err" &&
-	ok "a header with a quote (it travels in run.conf) exits 2" || not_ok "a header with a quote (it travels in run.conf) exits 2"
+	pass "a header with a quote (it travels in run.conf) exits 2" || fail "a header with a quote (it travels in run.conf) exits 2"
 
 # host/report/suppress: known issues are split off; a KCSAN race in a cfq_ function
 # always counts, even when a rule matches it
@@ -108,36 +107,36 @@ printf '%s\tnot a bug of the scheduler\n' '^inconsistent lock state in crng_make
 printf 'finding\tlockdep\tinconsistent lock state in crng_make_state\nfinding\tkcsan\tKCSAN: data-race in cfq_dispatch_request / cfq_completed_request\nfinding\tkcsan\tKCSAN: data-race in __mod_timer / run_timer_softirq\nfinding\twarning\tWARNING in cfq_put_queue\n' >"$tmp/f"
 got=$("$root/host/report/suppress" "$tmp/known" <"$tmp/f" | cut -f3 | tr '\n' '|')
 [ "$got" = "KCSAN: data-race in cfq_dispatch_request / cfq_completed_request|WARNING in cfq_put_queue|" ] &&
-	ok "suppress keeps the findings that count, and every cfq_ race" || { not_ok "suppress keeps the findings that count"; echo "#   got: $got"; }
+	pass "suppress keeps the findings that count, and every cfq_ race" || { fail "suppress keeps the findings that count"; echo "#   got: $got"; }
 got=$("$root/host/report/suppress" --suppressed "$tmp/known" <"$tmp/f" | cut -f3 | tr '\n' '|')
 [ "$got" = "inconsistent lock state in crng_make_state|KCSAN: data-race in __mod_timer / run_timer_softirq|" ] &&
-	ok "suppress --suppressed lists the known issues" || { not_ok "suppress --suppressed lists the known issues"; echo "#   got: $got"; }
+	pass "suppress --suppressed lists the known issues" || { fail "suppress --suppressed lists the known issues"; echo "#   got: $got"; }
 # other kernel findings: outside the code under test (host/report/under-test)
 printf '%s\tbenign\n' '^KCSAN: data-race in bfq_limit_depth' >"$tmp/known2"
 printf 'finding\tkcsan\tKCSAN: data-race in blk_mq_run_hw_queue / blk_mq_run_hw_queue\nfinding\tkasan\tKASAN: use-after-free Read in bfq_idle_slice_timer_body\nfinding\thung\tINFO: task hung in blk_mq_freeze_queue_wait\nfinding\tkcsan\tKCSAN: data-race in bfq_limit_depth / bfq_add_bfqq_busy\n' >"$tmp/o"
 got=$("$root/host/report/suppress" --label "$tmp/known2" <"$tmp/o" | cut -f1 | tr '\n' ' ')
 [ "$got" = "other other finding suppressed " ] &&
-	ok "suppress: under cfq, a block-core race and a bfq report are other kernel findings" ||
-	{ not_ok "suppress: under cfq, a block-core race and a bfq report are other kernel findings"; echo "#   got: $got"; }
+	pass "suppress: under cfq, a block-core race and a bfq report are other kernel findings" ||
+	{ fail "suppress: under cfq, a block-core race and a bfq report are other kernel findings"; echo "#   got: $got"; }
 got=$(UNDER_TEST=bfq "$root/host/report/suppress" --label "$tmp/known2" <"$tmp/o" | cut -f1 | tr '\n' ' ')
 [ "$got" = "other finding finding suppressed " ] &&
-	ok "suppress: UNDER_TEST=bfq counts bfq's report; its race known-issues lists stays suppressed" ||
-	{ not_ok "suppress: UNDER_TEST=bfq counts bfq's report; its listed race stays suppressed"; echo "#   got: $got"; }
+	pass "suppress: UNDER_TEST=bfq counts bfq's report; its race known-issues lists stays suppressed" ||
+	{ fail "suppress: UNDER_TEST=bfq counts bfq's report; its listed race stays suppressed"; echo "#   got: $got"; }
 printf 'finding\tkcsan\tKCSAN: data-race in cfq_dispatch_request / cfq_insert_requests\n' >"$tmp/o2"
 printf '%s\tbenign\n' '^KCSAN: data-race in cfq_' >"$tmp/known3"
 got=$("$root/host/report/suppress" --label "$tmp/known3" <"$tmp/o2" | cut -f1)
-[ "$got" = finding ] && ok "suppress: a cfq_ race counts even when known-issues lists it (the series' own code)" ||
-	{ not_ok "suppress: a cfq_ race counts even when known-issues lists it"; echo "#   got: $got"; }
+[ "$got" = finding ] && pass "suppress: a cfq_ race counts even when known-issues lists it (the series' own code)" ||
+	{ fail "suppress: a cfq_ race counts even when known-issues lists it"; echo "#   got: $got"; }
 got=$(UNDER_TEST=core "$root/host/report/suppress" --other "$tmp/known2" <"$tmp/o" | wc -l)
-[ "$got" = 0 ] && ok "suppress: UNDER_TEST=core has no other kernel finding in the block layer" ||
-	{ not_ok "suppress: UNDER_TEST=core has no other kernel finding"; echo "#   got: $got"; }
+[ "$got" = 0 ] && pass "suppress: UNDER_TEST=core has no other kernel finding in the block layer" ||
+	{ fail "suppress: UNDER_TEST=core has no other kernel finding"; echo "#   got: $got"; }
 got=$(FAIL_ON_OTHER=1 "$root/host/report/suppress" "$tmp/known2" <"$tmp/o" | wc -l)
-[ "$got" = 3 ] && ok "suppress: FAIL_ON_OTHER=1 counts the other kernel findings" ||
-	{ not_ok "suppress: FAIL_ON_OTHER=1 counts the other kernel findings"; echo "#   got: $got"; }
+[ "$got" = 3 ] && pass "suppress: FAIL_ON_OTHER=1 counts the other kernel findings" ||
+	{ fail "suppress: FAIL_ON_OTHER=1 counts the other kernel findings"; echo "#   got: $got"; }
 rc=0; UNDER_TEST=xfs "$root/host/report/suppress" "$tmp/known2" </dev/null 2>/dev/null || rc=$?
-[ "$rc" = 2 ] && ok "suppress: an unknown UNDER_TEST exits 2" || not_ok "suppress: an unknown UNDER_TEST exits 2 (got $rc)"
+[ "$rc" = 2 ] && pass "suppress: an unknown UNDER_TEST exits 2" || fail "suppress: an unknown UNDER_TEST exits 2 (got $rc)"
 "$root/host/report/suppress" >/dev/null 2>&1 </dev/null; rc=$?
-[ "$rc" = 2 ] && ok "suppress without a file exits 2" || not_ok "suppress without a file exits 2 (got $rc)"
+[ "$rc" = 2 ] && pass "suppress without a file exits 2" || fail "suppress without a file exits 2 (got $rc)"
 
 # the rig's own titles (host/report/rig-titles): every key the code names is in
 # the table and every key of the table is named; each title, as the guest
@@ -148,8 +147,8 @@ used=$( (grep -rhoE 'rig_finding [a-z][a-z-]+' "$root/guest"; grep -rhoE 'rig_ti
 	awk '/^function breach/ { f = 1 } f && match($0, /breach\("[a-z]+"/) { print "audit-" substr($0, RSTART + 8, RLENGTH - 9) }' \
 		"$root/guest/slice-audit.awk")
 used=$(echo "$used" | sort -u)
-[ -n "$keys" ] && [ "$keys" = "$used" ] && ok "rig-titles: every key the code names is in the table, and each is used" ||
-	{ not_ok "rig-titles: every key the code names is in the table, and each is used"; diff <(echo "$keys") <(echo "$used") | sed 's/^/#   /'; }
+[ -n "$keys" ] && [ "$keys" = "$used" ] && pass "rig-titles: every key the code names is in the table, and each is used" ||
+	{ fail "rig-titles: every key the code names is in the table, and each is used"; diff <(echo "$keys") <(echo "$used") | sed 's/^/#   /'; }
 bad=''
 while IFS=$'\t' read -r key fmt _; do
 	n=$(grep -o "%s" <<<"$fmt" | wc -l)
@@ -160,7 +159,7 @@ while IFS=$'\t' read -r key fmt _; do
 	got=$("$classify" "$tmp/t.log" 2>/dev/null | awk -F'\t' '$1 == "finding"' )
 	[ "$got" = "$(printf 'finding\trig\t%s' "$want")" ] || bad="$bad $key"
 done < <(grep -v '^#' "$root/host/report/rig-titles")
-[ -z "$bad" ] && ok "rig-titles: each title is classified once as a rig finding with that title" ||
-	not_ok "rig-titles: each title is classified once as a rig finding with that title (not:$bad)"
+[ -z "$bad" ] && pass "rig-titles: each title is classified once as a rig finding with that title" ||
+	fail "rig-titles: each title is classified once as a rig finding with that title (not:$bad)"
 
-exit "$failed"
+tests_done

@@ -8,19 +8,8 @@ cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and prints PATTERN
-expect() {
-	local name=$1 want=$2 pat=$3 out rc
-	shift 3
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ "$rc" = "$want" ] && grep -qE -- "$pat" <<<"$out"; then
-		echo "ok - inputs: $name"
-	else
-		echo "not ok - inputs: $name (exit $rc, want $want and /$pat/)"
-		sed 's/^/#   /' <<<"$out" | head -5
-	fi
-}
+TEST_GROUP=inputs
+. tests/lib.sh
 
 scn() { # NAME LINES... -> a scenario file in $tmp
 	local f="$tmp/$1.scn"

@@ -16,19 +16,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export RIG_CACHE="$tmp/cache"
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and prints PATTERN
-expect() {
-	local name=$1 want=$2 pat=$3 out rc
-	shift 3
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ "$rc" = "$want" ] && grep -qE -- "$pat" <<<"$out"; then
-		echo "ok - kernel-src: $name"
-	else
-		echo "not ok - kernel-src: $name (exit $rc, want $want and /$pat/)"
-		sed 's/^/#   /' <<<"$out" | tail -n5
-	fi
-}
+TEST_GROUP=kernel-src
+. tests/lib.sh
 # a directory that looks like a kernel tree of VERSION (Makefile, block/)
 fake() { # DIR VERSION
 	mkdir -p "$1/block"
@@ -52,20 +41,16 @@ expect "EXTRA_CONFIG: a line that is no config line" 2 "bad.config: not a config
 	env EXTRA_CONFIG="$tmp/bad.config" host/build/kernel.sh
 printf 'CONFIG_BLK_DEV_LOOP=y\n' >"$tmp/good.config"
 x=$(EXTRA_CONFIG="$tmp/good.config" bash -c '. host/lib.sh; kernel_build')
-[[ "$x" == */build-"$FLAVOR"-x* ]] && [ "$x" != "$(kernel_build)" ] &&
-	echo "ok - kernel-src: an EXTRA_CONFIG kernel has a build directory of its own" ||
-	echo "not ok - kernel-src: an EXTRA_CONFIG kernel has a build directory of its own (got $x)"
+if [[ "$x" == */build-"$FLAVOR"-x* ]] && [ "$x" != "$(kernel_build)" ]; then pass "an EXTRA_CONFIG kernel has a build directory of its own"; else fail "an EXTRA_CONFIG kernel has a build directory of its own (got $x)"; fi
 
 # the series line follows the tree's version unless KVER is set
 for c in 6.1.100:6.1 6.6.30:6.1 6.12.58:6.12 6.13.2:6.12; do
 	fake "$tmp/v${c%%:*}" "${c%%:*}"
 	got=$(env -u KVER KERNEL_SRC="$tmp/v${c%%:*}" bash -c '. host/lib.sh; echo "$KVER"')
-	[ "$got" = "${c#*:}" ] && echo "ok - kernel-src: a ${c%%:*} tree takes the ${c#*:} series" ||
-		echo "not ok - kernel-src: a ${c%%:*} tree takes the ${c#*:} series (got '$got')"
+	if [ "$got" = "${c#*:}" ]; then pass "a ${c%%:*} tree takes the ${c#*:} series"; else fail "a ${c%%:*} tree takes the ${c#*:} series (got '$got')"; fi
 done
 got=$(KVER=6.1 KERNEL_SRC="$tmp/v6.12.58" bash -c '. host/lib.sh; echo "$KVER"')
-[ "$got" = 6.1 ] && echo "ok - kernel-src: KVER set by the user wins over the tree's version" ||
-	echo "not ok - kernel-src: KVER set by the user wins over the tree's version (got '$got')"
+if [ "$got" = 6.1 ]; then pass "KVER set by the user wins over the tree's version"; else fail "KVER set by the user wins over the tree's version (got '$got')"; fi
 
 # the files the series touches, from the package, one of them broken
 mapfile -t files < <(sed -n "s|^--- a/|linux-source-$KVER/|p" "${patches[@]}" | sort -u)
@@ -78,8 +63,7 @@ first=$(basename "$(series_files | head -n1)")
 before=$(sums "$bad")
 expect "KERNEL_SRC: a tree the series does not apply to names the patch and the hunk" 2 \
 	"^$first: block/Makefile: Hunk #1 FAILED at" env KERNEL_SRC="$bad" host/build/kernel.sh
-[ "$(sums "$bad")" = "$before" ] && echo "ok - kernel-src: the tree is untouched after the refusal" ||
-	echo "not ok - kernel-src: the tree is untouched after the refusal"
+if [ "$(sums "$bad")" = "$before" ]; then pass "the tree is untouched after the refusal"; else fail "the tree is untouched after the refusal"; fi
 
 # a whole plain tree: patched in a copy; the same tree with the series: as it is
 printf '# a symbol no kernel has: stops host/build/kernel.sh at its config check\nCONFIG_RIG_NO_SUCH_SYMBOL=y\n' >"$tmp/stop.config"
@@ -97,20 +81,14 @@ expect "KERNEL_SRC: a plain tree gets the series in a copy" 2 "copying $plain in
 	replay
 expect "EXTRA_CONFIG: a line that does not survive the merge is named" 2 "^  CONFIG_RIG_NO_SUCH_SYMBOL=y" \
 	replay
-[ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ] &&
-	echo "ok - kernel-src: nothing was written into the plain tree" ||
-	{ echo "not ok - kernel-src: nothing was written into the plain tree"; find "$plain" -newer "$tmp/mark" | head -n3 | sed 's/^/#   /'; }
-grep -q 'ALLOW_ERROR_INJECTION(cfq_alloc_queue' "$(cat "$RIG_CACHE"/linux-*-src-*.tree)/block/cfq-iosched.c" 2>/dev/null &&
-	echo "ok - kernel-src: the copy carries the series and the rig's patches" ||
-	echo "not ok - kernel-src: the copy carries the series and the rig's patches"
+if [ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ]; then pass "nothing was written into the plain tree"; else fail "nothing was written into the plain tree" "$(find "$plain" -newer "$tmp/mark" | head -n3)"; fi
+if grep -q 'ALLOW_ERROR_INJECTION(cfq_alloc_queue' "$(cat "$RIG_CACHE"/linux-*-src-*.tree)/block/cfq-iosched.c" 2>/dev/null; then pass "the copy carries the series and the rig's patches"; else fail "the copy carries the series and the rig's patches"; fi
 for p in $(series_files); do patch -d "$plain" -p1 -s <"$p" >/dev/null; done
 before=$(sums "$plain")
 touch "$tmp/mark"
 expect "KERNEL_SRC: a tree that carries the series is used as it is" 2 "$plain carries the series \(${#patches[@]} patches\)" \
 	env KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/build/kernel.sh
-[ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ] &&
-	echo "ok - kernel-src: nothing was written into the tree that carries the series (out of tree, O=)" ||
-	{ echo "not ok - kernel-src: nothing was written into the tree that carries the series"; find "$plain" -newer "$tmp/mark" | head -n3 | sed 's/^/#   /'; }
+if [ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ]; then pass "nothing was written into the tree that carries the series (out of tree, O=)"; else fail "nothing was written into the tree that carries the series" "$(find "$plain" -newer "$tmp/mark" | head -n3)"; fi
 
 # TREE_AS_IS=1: a tree with the user's own change to the scheduler is built
 # as it is (refused without it: the series is there, changed); only the
@@ -123,9 +101,7 @@ expect "KERNEL_SRC: a tree with its own change to the scheduler is refused witho
 expect "TREE_AS_IS=1: that tree as it is, with the rig's hooks that apply" 2 \
 	"TREE_AS_IS=1: $plain without the series; of the rig's $(rig_series | wc -l) hook patch\(es\), 0 carried, 1 to apply" \
 	env KERNEL_SRC="$plain" TREE_AS_IS=1 EXTRA_CONFIG="$tmp/stop.config" host/build/kernel.sh
-[ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ] &&
-	echo "ok - kernel-src: TREE_AS_IS=1 wrote nothing into the tree" ||
-	{ echo "not ok - kernel-src: TREE_AS_IS=1 wrote nothing into the tree"; find "$plain" -newer "$tmp/mark" | head -n3 | sed 's/^/#   /'; }
+if [ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ]; then pass "TREE_AS_IS=1 wrote nothing into the tree"; else fail "TREE_AS_IS=1 wrote nothing into the tree" "$(find "$plain" -newer "$tmp/mark" | head -n3)"; fi
 expect "TREE_AS_IS=1 needs KERNEL_SRC" 2 "TREE_AS_IS=1 builds a user's tree as it is: it needs KERNEL_SRC" \
 	env TREE_AS_IS=1 host/build/kernel.sh
 expect "TREE_AS_IS takes 0 or 1" 2 "TREE_AS_IS must be 0 or 1" env KERNEL_SRC="$plain" TREE_AS_IS=yes host/build/kernel.sh

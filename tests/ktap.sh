@@ -23,3 +23,20 @@ fi
 [ "$(tail -n1 <<<"$ktap")" = "$n passed, 0 failed" ] && [ "$krc" = 0 ] &&
 	echo "ok - ktap: the closing line '$n passed, 0 failed' (exit 0)" ||
 	echo "not ok - ktap: the closing line '$n passed, 0 failed' (exit $krc: '$(tail -n1 <<<"$ktap")')"
+
+# a skipped check keeps its KTAP directive ("# SKIP reason"), counts as
+# passed and is named in its group's line (a group in a scratch copy)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/tests" && cp tests/run.sh tests/lib.sh "$tmp/tests/"
+printf '%s\n' '#!/usr/bin/env bash' '# test: skipper 1 host' 'cd "$(dirname "$0")/.." || exit 2' \
+	'TEST_GROUP=skipper; . tests/lib.sh' 'pass "one # with a hash"' 'skip "two" "no such device here"' >"$tmp/tests/skipper.sh"
+chmod +x "$tmp/tests/skipper.sh"
+out=$("$tmp/tests/run.sh" 2>&1)
+if grep -qx '  ok 2 - skipper: two # SKIP no such device here' <<<"$out" &&
+	grep -qx '  ok 1 - skipper: one % with a hash' <<<"$out" &&
+	grep -q '^# skipper: 2 passed (1 skipped), 0 failed' <<<"$out" && [ "$(tail -n1 <<<"$out")" = "2 passed, 0 failed" ]; then
+	echo "ok - ktap: a skipped check keeps '# SKIP reason' and counts as passed"
+else
+	echo "not ok - ktap: a skipped check keeps '# SKIP reason' and counts as passed"; sed 's/^/#   /' <<<"$out" | head -8
+fi

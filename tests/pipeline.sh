@@ -12,34 +12,37 @@ trap 'rm -rf "$tmp"' EXIT
 cp -r tests/fixtures/soak-bfq-exit-icq "$tmp/soak"
 s=$tmp/soak
 title='KASAN: use-after-free Read in bic_set_bfqq'
-verdict() { if [ "$1" = 0 ]; then echo "ok - pipeline: $2"; else echo "not ok - pipeline: $2"; sed 's/^/#   /' "$tmp/out" 2>/dev/null | tail -n 5; fi; }
+TEST_GROUP=pipeline
+. tests/lib.sh
+# the last lines a failed step printed ($tmp/out) go with its verdict
+step() { verdict "$1" "$2" "$(tail -n 5 "$tmp/out" 2>/dev/null)"; }
 jget() { python3 host/report/results.py json "$1" "$2" 2>"$tmp/out"; }
 
 host/report/classify "$s/r001/console.log" >"$tmp/out" 2>&1
 [ "$(grep -c '^finding' "$tmp/out")" = 1 ] && [ "$(cut -f3 "$tmp/out" | head -n1)" = "$title" ]
-verdict $? "the console's report is titled once, as syzkaller would ('$title')"
+step $? "the console's report is titled once, as syzkaller would ('$title')"
 
 python3 host/report/results.py run "$s/r001" >"$tmp/out" 2>&1 &&
 	[ "$(jget "$s/r001/summary.json" findings.0.title)" = "$title" ] &&
 	[ "$(jget "$s/r001/summary.json" kernel.kver)" = 6.1 ] &&
 	[[ "$(jget "$s/r001/summary.json" findings.0.uptime_s)" =~ ^[0-9.]+$ ]]
-verdict $? "the run record has the finding, its guest uptime and the kernel line"
+step $? "the run record has the finding, its guest uptime and the kernel line"
 
 python3 host/report/results.py soak "$s" >"$tmp/out" 2>&1 &&
 	[ "$(jget "$s/summary.json" type)" = soak ] &&
 	[ "$(jget "$s/summary.json" findings.0.title)" = "$title" ] &&
 	[ "$(jget "$s/summary.json" under_test)" = bfq ] &&
 	[ "$(jget "$s/summary.json" bug)" = bfq-exit-icq-uaf ]
-verdict $? "the soak record has the finding, the code under test and the corpus bug"
+step $? "the soak record has the finding, the code under test and the corpus bug"
 
 [ "$(python3 host/report/results.py brief "$s" 2>"$tmp/out")" = "$(printf 'findings\t%s\t7\t1' "$title")" ]
-verdict $? "the soak's table row (realbugs' reader): status, finding, 7 s, 1 round"
+step $? "the soak's table row (realbugs' reader): status, finding, 7 s, 1 round"
 
 mkdir -p "$tmp/rb/bfq-exit-icq-uaf-s1" && cp -r "$s" "$tmp/rb/bfq-exit-icq-uaf-s1/soak"
 host/hunt/realbugs.sh --table "$tmp/rb" >"$tmp/out" 2>&1 &&
 	grep -qE "^bfq-exit-icq-uaf +246cf66e300b .* soak +1 caught +7 +1  $title" "$tmp/out" &&
 	grep -qE "^bfq-exit-icq-uaf +soak +1/1 +0 +7 +7" "$tmp/out"
-verdict $? "realbugs --table renders a corpus run from its records: caught 1/1 in 7 s"
+step $? "realbugs --table renders a corpus run from its records: caught 1/1 in 7 s"
 
 # two rounds: an other kernel finding in round 1 (no uptime: the whole
 # round, 61 s), then the bug in round 2 (61 + 7 s): realbugs counts the
@@ -53,16 +56,16 @@ python3 host/report/results.py soak "$s2" >"$tmp/out" 2>&1 &&
 	[ "$(python3 host/report/results.py timeline "$s2" 2>"$tmp/out" | cut -f1-3 | tr '\t\n' ' ;')" = "61 1 other;68 2 finding;" ] &&
 	host/hunt/realbugs.sh --table "$tmp/rb2" >"$tmp/out" 2>&1 &&
 	grep -qE "^bfq-exit-icq-uaf +246cf66e300b .* soak +1 caught +68 +2  $title" "$tmp/out"
-verdict $? "a finding after another one: the timeline orders them (61 s, 68 s) and realbugs counts the bug at 68 s"
+step $? "a finding after another one: the timeline orders them (61 s, 68 s) and realbugs counts the bug at 68 s"
 sed -i '1s/\tfindings\t/\tcrash\t/' "$s2/rounds"
 python3 host/report/results.py soak "$s2" >"$tmp/out" 2>&1 &&
 	[ "$(python3 host/report/results.py cut "$s2" 2>"$tmp/out")" = "$(printf 'r1\tgeneral protection fault in start_creating')" ]
-verdict $? "the rounds a crash ended early, with their finding (what makes a verify-fix inconclusive)"
+step $? "the rounds a crash ended early, with their finding (what makes a verify-fix inconclusive)"
 
 host/report/export-kcidb.sh "$s" "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	grep -qF "$title" "$tmp/kcidb.json" && ! grep -q git_commit_hash "$tmp/kcidb.json"
-verdict $? "the KCIDB export validates against schema v5.3, with the finding as an issue"
+step $? "the KCIDB export validates against schema v5.3, with the finding as an issue"
 
 # a user's tree: its commit reaches the record and KCIDB's checkout
 commit=0123456789abcdef0123456789abcdef01234567
@@ -71,19 +74,19 @@ python3 host/report/results.py run "$s/r001" >"$tmp/out" 2>&1 && python3 host/re
 	host/report/export-kcidb.sh "$s" "$tmp/kcidb2.json" >>"$tmp/out" 2>&1 &&
 	python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$tmp/kcidb2.json" >>"$tmp/out" 2>&1 &&
 	[ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["checkouts"][0]["git_commit_hash"])' "$tmp/kcidb2.json")" = "$commit" ]
-verdict $? "KERNEL_SRC's commit is the KCIDB checkout's git_commit_hash"
+step $? "KERNEL_SRC's commit is the KCIDB checkout's git_commit_hash"
 
 host/rig show SOAK="$s" >"$tmp/out" 2>&1 && grep -qF "$title" "$tmp/out"
-verdict $? "host/rig show prints the soak's findings"
+step $? "host/rig show prints the soak's findings"
 
 # a replay restores the round's sources: the user's tree (gone here: exit 2),
 # the kernel line, and says when the series differs
 LOGS=$tmp RIG_CACHE=$tmp/cache host/hunt/repro.sh --check "$s/r001" 1 >"$tmp/out" 2>&1
 [ $? = 2 ] && grep -q "KERNEL_SRC: no directory '/src/linux'" "$tmp/out"
-verdict $? "repro RUN= restores the run's KERNEL_SRC (a tree gone since: exit 2)"
+step $? "repro RUN= restores the run's KERNEL_SRC (a tree gone since: exit 2)"
 sed -i '/^kernel_src/d' "$s/r001/summary"
 sed -i 's/^kver=6.1$/kver=6.12/; s/^series=.*/series=000000000000/' "$s/r001/summary"
 LOGS=$tmp RIG_CACHE=$tmp/cache host/hunt/repro.sh --check "$s/r001" 1 >"$tmp/out" 2>&1 &&
 	grep -q "the run was on KVER=6.12" "$tmp/out" && grep -q "the series changed since the run" "$tmp/out" &&
 	[ ! -e "$tmp/cache" ]
-verdict $? "repro RUN= restores KVER and warns of another series, before any work"
+step $? "repro RUN= restores KVER and warns of another series, before any work"

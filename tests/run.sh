@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make test: run every test group and print KTAP (version 1): the plan is
 # the number of groups, each group is a test whose subtests are its checks
-# (the "ok - " / "not ok - " lines a group prints, numbered here). The
+# (the "ok - " / "not ok - " lines a group prints, numbered here; an
+# "ok - ... # SKIP reason" is a skipped check, counted as passed and
+# named in the group's line; tests/lib.sh writes them). The
 # closing line "N passed, N failed" counts the checks. Exit 0 iff nothing
 # failed.
 # The groups are found on disk: each tests/*.sh with a line
@@ -48,7 +50,9 @@ group() {
 	local t0=$SECONDS rc
 	echo "  KTAP version 1"
 	"$@" 2>&1 | tee "$out/$name.log" | grep --line-buffered -E '^(ok|not ok) - |^#|^\[|^ ' |
-		awk '/^(ok|not ok) - / { sub(/ - /, " " ++i " - "); gsub(/#/, "%") } { print "  " $0; fflush() }'
+		awk '/^(ok|not ok) - / { sub(/ - /, " " ++i " - "); d = ""
+			if (match($0, / # SKIP .*$/)) { d = substr($0, RSTART); $0 = substr($0, 1, RSTART - 1) }
+			gsub(/#/, "%"); $0 = $0 d } { print "  " $0; fflush() }'
 	rc=${PIPESTATUS[0]} # (no "|| true" here: it would reset PIPESTATUS to that of true)
 	local p f
 	p=$(grep -c '^ok - ' "$out/$name.log")
@@ -63,7 +67,9 @@ group() {
 		tail -n 8 "$out/$name.log" | sed 's/^/  #   /'
 		f=1
 	fi
-	echo "# $name: $p passed, $f failed in $((SECONDS - t0)) s"
+	local sk
+	sk=$(grep -c '^ok - .* # SKIP ' "$out/$name.log")
+	echo "# $name: $p passed ($sk skipped), $f failed in $((SECONDS - t0)) s"
 	[ "$f" = 0 ] && echo "ok $k $name" || echo "not ok $k $name"
 	pass=$((pass + p)); fail=$((fail + f))
 }

@@ -8,16 +8,8 @@ set -u
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/stress/bin
-failures=0
-
-ok() { echo "ok - $1"; }
-notok() {
-	echo "not ok - $1"
-	failures=$((failures + 1))
-}
-verdict() { # verdict STATUS DESCRIPTION: ok iff STATUS is 0
-	if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi
-}
+TEST_GROUP=stress
+. "$root/tests/lib.sh"
 
 # temp dir on a filesystem that takes O_DIRECT
 tmp=$(mktemp -d)
@@ -25,7 +17,7 @@ if ! dd if=/dev/zero of="$tmp/probe" bs=4096 count=1 oflag=direct status=none 2>
 	rm -rf "$tmp"
 	tmp=$(mktemp -d /var/tmp/stress-selftest.XXXXXX)
 fi
-trap 'if [ "$failures" -eq 0 ]; then rm -rf "$tmp"; fi' EXIT
+trap 'if [ "$TEST_FAILED" = 0 ]; then rm -rf "$tmp"; fi' EXIT
 data=$tmp/data
 
 # run NAME PROGRAM ARGS...: stdout to $tmp/NAME.out, stderr to $tmp/NAME.err,
@@ -56,9 +48,9 @@ err_has() { grep -qE "$2" "$tmp/$1.err"; }
 
 # --- build ------------------------------------------------------------------
 if make -j1 -C "$root/stress" >"$tmp/build.log" 2>&1; then
-	ok "stressors build"
+	pass "stressors build"
 else
-	notok "stressors build"
+	fail "stressors build"
 	cat "$tmp/build.log"
 	exit 1
 fi
@@ -332,8 +324,8 @@ run p3 splat --colour red
 [ "$rc" = 2 ]
 verdict $? "splat: an unknown option is a usage error (exit 2)"
 
-if [ "$failures" -ne 0 ]; then
-	echo "# $failures check(s) failed; outputs were in $tmp"
+if [ "$TEST_FAILED" != 0 ]; then
+	echo "# a check failed; outputs were in $tmp"
 	exit 1
 fi
 exit 0
