@@ -69,6 +69,6 @@ fi
 # every command a user, make or tests/run.sh runs is executable in the
 # checkout (a group that cannot be run used to show only as "ran no check")
 noexec=$(for f in host/*.sh host/*/*.sh host/report/classify host/report/suppress host/rig tests/*.sh .ci/run stress/splat.sh guest/init; do
-	[ -x "$f" ] || echo "$f"; done)
+	[ -x "$f" ] || [ "$f" = tests/lib.sh ] || echo "$f"; done)
 [ -z "$noexec" ] && echo "ok - static: every script is executable" ||
 	echo "not ok - static: not executable: $(tr '\n' ' ' <<<"$noexec")"
