@@ -5,8 +5,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . host/lib.sh
+TEST_GROUP=static
+. tests/lib.sh
 tree=$(kernel_tree)
-[ -x "$tree/scripts/checkpatch.pl" ] || { echo "not ok - static: kernel tree missing (run make kernel)"; exit 1; }
+[ -x "$tree/scripts/checkpatch.pl" ] || { fail "kernel tree missing (run make kernel)"; exit 1; }
 n=0
 for p in $(series_files); do
 	n=$((n + 1))
@@ -21,16 +23,16 @@ for p in $(series_files); do
 		if [[ "$msg" == *checkpatch:* && "$msg" == *"$text"* ]]; then justified=$((justified + 1)); else warns=$((warns + 1)); fi
 	done < <(grep ': WARNING:\|: CHECK:' <<<"$out")
 	if [ "$errs" = 0 ] && [ "$warns" = 0 ]; then
-		echo "ok - static: checkpatch --strict clean ($justified justified in the commit message): $(basename "$p")"
+		pass "checkpatch --strict clean ($justified justified in the commit message): $(basename "$p")"
 	else
-		echo "not ok - static: checkpatch --strict: $(basename "$p"): $errs errors, $warns warnings/checks"
+		fail "checkpatch --strict: $(basename "$p"): $errs errors, $warns warnings/checks"
 		sed 's/^/#   /' <<<"$out" | head -10
 	fi
 	grep -q '^Subject: \[PATCH' "$p" && grep -q '^Signed-off-by: ' "$p" &&
-		echo "ok - static: format-patch form with sign-off: $(basename "$p")" ||
-		echo "not ok - static: format-patch form with sign-off: $(basename "$p")"
+		pass "format-patch form with sign-off: $(basename "$p")" ||
+		fail "format-patch form with sign-off: $(basename "$p")"
 done
-[ "$n" -gt 0 ] && echo "ok - static: series has $n patches" || echo "not ok - static: series is empty"
+[ "$n" -gt 0 ] && pass "series has $n patches" || fail "series is empty"
 
 # the series applies in order onto a pristine copy of the files it touches
 tmp=$(mktemp -d)
@@ -42,8 +44,7 @@ for p in $(series_files); do
 	patch -d "$tmp/linux-source-$KVER" -p1 -s --dry-run <"$p" >/dev/null 2>&1 &&
 		patch -d "$tmp/linux-source-$KVER" -p1 -s <"$p" >/dev/null 2>&1 || { ok=0; echo "#   $(basename "$p") does not apply"; }
 done
-[ $ok = 1 ] && echo "ok - static: series applies in order with patch -p1" ||
-	echo "not ok - static: series applies in order with patch -p1"
+if [ $ok = 1 ]; then pass "series applies in order with patch -p1"; else fail "series applies in order with patch -p1"; fi
 # every planted mutant of this line applies on top of the series
 nm=0 bad=""
 for m in "$(mutant_dir)"/*.patch; do
@@ -52,23 +53,22 @@ for m in "$(mutant_dir)"/*.patch; do
 	patch -d "$tmp/linux-source-$KVER" -p1 -s --dry-run <"$m" >/dev/null 2>&1 || bad="$bad $(basename "$m" .patch)"
 done
 rm -rf "$tmp"
-[ "$nm" -gt 0 ] && [ -z "$bad" ] && echo "ok - static: the $nm mutants of $KVER apply on top of the series" ||
-	echo "not ok - static: the mutants of $KVER apply on top of the series (failing:${bad:- no mutants})"
+if [ "$nm" -gt 0 ] && [ -z "$bad" ]; then pass "the $nm mutants of $KVER apply on top of the series"; else fail "the mutants of $KVER apply on top of the series (failing:${bad:- no mutants})"; fi
 
 scripts=$(ls host/*.sh host/*/*.sh tests/*.sh .ci/run host/report/classify host/report/suppress host/rig 2>/dev/null)
 if out=$(shellcheck -x -S warning $scripts 2>&1); then
-	echo "ok - static: shellcheck ($(wc -w <<<"$scripts") scripts)"
+	pass "shellcheck ($(wc -w <<<"$scripts") scripts)"
 else
-	echo "not ok - static: shellcheck"; sed 's/^/#   /' <<<"$out" | head -20
+	fail "shellcheck" "$out"
 fi
 if out=$(shellcheck -s sh -S warning guest/init guest/lib.sh guest/jobs/*.sh guest/jobs/cfq/*.sh 2>&1); then
-	echo "ok - static: shellcheck guest scripts"
+	pass "shellcheck guest scripts"
 else
-	echo "not ok - static: shellcheck guest scripts"; sed 's/^/#   /' <<<"$out" | head -20
+	fail "shellcheck guest scripts" "$out"
 fi
 # every command a user, make or tests/run.sh runs is executable in the
 # checkout (a group that cannot be run used to show only as "ran no check")
 noexec=$(for f in host/*.sh host/*/*.sh host/report/classify host/report/suppress host/rig tests/*.sh .ci/run stress/splat.sh guest/init; do
 	[ -x "$f" ] || [ "$f" = tests/lib.sh ] || echo "$f"; done)
-[ -z "$noexec" ] && echo "ok - static: every script is executable" ||
-	echo "not ok - static: not executable: $(tr '\n' ' ' <<<"$noexec")"
+[ -z "$noexec" ] && pass "every script is executable" ||
+	fail "not executable: $(tr '\n' ' ' <<<"$noexec")"
