@@ -91,15 +91,16 @@ expect "KERNEL_SRC: a tree that carries the series is used as it is" 2 "$plain c
 if [ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ]; then pass "nothing was written into the tree that carries the series (out of tree, O=)"; else fail "nothing was written into the tree that carries the series" "$(find "$plain" -newer "$tmp/mark" | head -n3)"; fi
 
 # TREE_AS_IS=1: a tree with the user's own change to the scheduler is built
-# as it is (refused without it: the series is there, changed); only the
-# rig's hooks that apply go on top, and nothing is written into the tree
+# as it is (refused without it: the series is there, changed); of the rig's
+# hooks only those it lacks and that apply would go on top (this tree
+# carries them), and nothing is written into the tree
 echo '/* my change to the scheduler */' >>"$plain/block/cfq-iosched.c"
 before=$(sums "$plain")
 touch "$tmp/mark"
 expect "KERNEL_SRC: a tree with its own change to the scheduler is refused without TREE_AS_IS" 2 \
 	"the tree has it already|FAILED" env KERNEL_SRC="$plain" EXTRA_CONFIG="$tmp/stop.config" host/build/kernel.sh
 expect "TREE_AS_IS=1: that tree as it is, with the rig's hooks that apply" 2 \
-	"TREE_AS_IS=1: $plain without the series; of the rig's $(rig_series | wc -l) hook patch\(es\), 0 carried, 1 to apply" \
+	"TREE_AS_IS=1: $plain without the series; of the rig's $(rig_series | wc -l) hook patch\(es\), $(rig_series | wc -l) carried, 0 to apply" \
 	env KERNEL_SRC="$plain" TREE_AS_IS=1 EXTRA_CONFIG="$tmp/stop.config" host/build/kernel.sh
 if [ -z "$(find "$plain" -newer "$tmp/mark" -print -quit)" ] && [ "$(sums "$plain")" = "$before" ]; then pass "TREE_AS_IS=1 wrote nothing into the tree"; else fail "TREE_AS_IS=1 wrote nothing into the tree" "$(find "$plain" -newer "$tmp/mark" | head -n3)"; fi
 expect "TREE_AS_IS=1 needs KERNEL_SRC" 2 "TREE_AS_IS=1 builds a user's tree as it is: it needs KERNEL_SRC" \

@@ -77,7 +77,7 @@ $fail"
 	clean=1
 	[ ! -f "$src/.config" ] && [ ! -d "$src/include/config" ] || clean=0
 	if [ "${#rest[@]}" = 0 ] && [ "$clean" = 1 ]; then
-		say "kernel: $src carries the series ($k patches): building it as it is, out of tree"
+		say "kernel: $src $([ "$TREE_AS_IS" = 1 ] && echo "as it is (TREE_AS_IS=1)" || echo "carries the series ($k patches)"): building it as it is, out of tree"
 		tree=$src
 	else
 		tree=$copy
