@@ -62,6 +62,16 @@ python3 host/report/results.py soak "$s2" >"$tmp/out" 2>&1 &&
 	[ "$(python3 host/report/results.py cut "$s2" 2>"$tmp/out")" = "$(printf 'r1\tgeneral protection fault in start_creating')" ]
 step $? "the rounds a crash ended early, with their finding (what makes a verify-fix inconclusive)"
 
+# a guest that a known issue crashed (the live race of
+# doc/live-nr-hwq-switch.md, tests/fixtures/run-known-crash): the round
+# ended early, the report is listed as suppressed, and no rig finding
+# ("guest ended without finishing its job") stands in for it
+cp -r tests/fixtures/run-known-crash "$tmp/kc"
+LOGS=$tmp host/report/summarize.sh "$tmp/kc" >"$tmp/out" 2>&1 &&
+	grep -qx 'status=crash' "$tmp/kc/summary" && grep -qx 'findings=0' "$tmp/kc/summary" &&
+	grep -qP '^suppressed\tgpf\tgeneral protection fault in start_creating' "$tmp/kc/summary"
+step $? "a crash that a known issue explains: status crash, no finding, exit 0"
+
 host/report/export-kcidb.sh "$s" "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$tmp/kcidb.json" >"$tmp/out" 2>&1 &&
 	grep -qF "$title" "$tmp/kcidb.json" && ! grep -q git_commit_hash "$tmp/kcidb.json"
