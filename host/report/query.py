@@ -30,13 +30,6 @@ def timeline(soak):
     for label, key in (("finding", "findings"), ("other", "other_findings")):
         for f in j.get(key) or []:
             n, up = f["round"], f.get("uptime_s")
-            if up is None:
-                try:
-                    rj = json.load(open(os.path.join(soak, f"r{n:03d}", "summary.json"), encoding="utf-8"))
-                except (OSError, ValueError):
-                    rj = {}
-                up = next((x.get("uptime_s") for x in (rj.get("findings") or []) + (rj.get("other_findings") or [])
-                           if x["title"] == f["title"]), None)
             secs = sum(w for k, w in wall.items() if k < n) + int(up if up is not None else wall.get(n, 0))
             rows.append((secs, n, label, f["title"]))
     for r in sorted(rows):

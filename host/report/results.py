@@ -238,17 +238,22 @@ def soak_json(soak):
             r["flavor"] = r["flavor"] or r["kernel"].get("flavor", "")
             add_counts(ops, rj.get("ops_per_stressor", {}))
             add_counts(faults, rj.get("faults_fired", {}))
+    def uptime(n, title):
+        """the guest uptime of a finding's report, from its round's record"""
+        rj = runs.get(n, {})
+        return next((x["uptime_s"] for x in rj.get("findings", []) + rj.get("other_findings", [])
+                     if x["title"] == title), None)
     findings = []
     for f in read_table(os.path.join(soak, "findings"), FINDING_COLS):
         n = int(str(f["round"]).lstrip("r"))
-        rj = runs.get(n, {})
-        up = next((x["uptime_s"] for x in rj.get("findings", []) if x["title"] == f["title"]), None)
         findings.append({"title": f["title"], "kind": f["kind"], "round": n, "seed": f["seed"],
-                         "host": f["host"] or facts.get("host"), "uptime_s": up,
+                         "host": f["host"] or facts.get("host"), "uptime_s": uptime(n, f["title"]),
                          "log": f"r{n:03d}/console.log"})
-    others = [{"title": f["title"], "kind": f["kind"], "round": int(str(f["round"]).lstrip("r")),
-               "seed": f["seed"], "host": f["host"] or facts.get("host")}
-              for f in read_table(os.path.join(soak, "others"), FINDING_COLS)]
+    others = []
+    for f in read_table(os.path.join(soak, "others"), FINDING_COLS):
+        n = int(str(f["round"]).lstrip("r"))
+        others.append({"title": f["title"], "kind": f["kind"], "round": n, "seed": f["seed"],
+                       "host": f["host"] or facts.get("host"), "uptime_s": uptime(n, f["title"])})
     write_json(os.path.join(soak, "summary.json"),
                soak_object(facts, rounds, findings, kernel, ops, faults, others))
 
