@@ -58,7 +58,7 @@ series_carried() { # TREE
 
 # 1+2. a user's tree (KERNEL_SRC): as it is, or a patched copy in the cache
 user_tree() {
-	local src copy k fail clean cstamp e f p ps rest
+	local src copy k fail clean cstamp e f p ps rest what
 	src=$(realpath "$KERNEL_SRC")
 	copy="$RIG_CACHE/linux-$ver"
 	cache_lock "$(basename "$copy")"
@@ -77,7 +77,9 @@ $fail"
 	clean=1
 	[ ! -f "$src/.config" ] && [ ! -d "$src/include/config" ] || clean=0
 	if [ "${#rest[@]}" = 0 ] && [ "$clean" = 1 ]; then
-		say "kernel: $src $([ "$TREE_AS_IS" = 1 ] && echo "as it is (TREE_AS_IS=1)" || echo "carries the series ($k patches)"): building it as it is, out of tree"
+		what="carries the series ($k patches)"
+		[ "$TREE_AS_IS" = 0 ] || what="as it is (TREE_AS_IS=1)"
+		say "kernel: $src $what: building it as it is, out of tree"
 		tree=$src
 	else
 		tree=$copy
