@@ -143,10 +143,19 @@ flavor_fragments() {
 	done | tr '\n' ' ' | sed 's/ $//'
 }
 
-# The series meant for merge (patch/$KVER/*.patch), then the rig-only
-# patches (patch/$KVER/rig/*.patch: test hooks) that only the rig's kernels
-# carry. Mutants (patch/$KVER/mutants/) are applied by host/hunt/mutants.sh alone.
-merge_series() { [ "$TREE_AS_IS" = 1 ] || ls "$RIG_ROOT/patch/$KVER"/*.patch 2>/dev/null | sort; }
+# The series meant for merge (patch/$KVER/NNNN-*.patch; its cover letter,
+# 0000-cover-letter.patch, carries no diff), then the rig-only patches
+# (patch/$KVER/rig/*.patch: test hooks) that only the rig's kernels carry.
+# Mutants (patch/$KVER/mutants/) are applied by host/hunt/mutants.sh alone.
+merge_series() {
+	local p
+	[ "$TREE_AS_IS" = 1 ] && return
+	for p in "$RIG_ROOT/patch/$KVER"/[0-9]*.patch; do
+		[ -f "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] && echo "$p"
+	done
+	return 0
+}
+cover_letter() { echo "$RIG_ROOT/patch/$KVER/0000-cover-letter.patch"; }
 rig_series()   { ls "$RIG_ROOT/patch/$KVER"/rig/*.patch 2>/dev/null | sort; }
 series_files() { merge_series; rig_series; }
 mutant_dir()   { echo "$RIG_ROOT/patch/$KVER/mutants"; }

@@ -33,6 +33,15 @@ for p in $(series_files); do
 		fail "format-patch form with sign-off: $(basename "$p")"
 done
 [ "$n" -gt 0 ] && pass "series has $n patches" || fail "series is empty"
+nm=$(merge_series | wc -l)
+[ "$nm" -ge 1 ] && [ "$nm" -le 8 ] && pass "the series for merge has $nm patches (at most 8)" ||
+	fail "the series for merge has $nm patches (at most 8)"
+cl=$(cover_letter)
+if grep -q "^Subject: \[PATCH 0/$nm\] " "$cl" 2>/dev/null && ! grep -q '\*\*\*' "$cl"; then
+	pass "cover letter: $(sed -n 's/^Subject: //p' "$cl")"
+else
+	fail "cover letter $cl: a filled 'Subject: [PATCH 0/$nm]' (git format-patch --cover-letter)"
+fi
 
 # the series applies in order onto a pristine copy of the files it touches
 tmp=$(mktemp -d)
@@ -45,6 +54,25 @@ for p in $(series_files); do
 		patch -d "$tmp/linux-source-$KVER" -p1 -s <"$p" >/dev/null 2>&1 || { ok=0; echo "#   $(basename "$p") does not apply"; }
 done
 if [ $ok = 1 ]; then pass "series applies in order with patch -p1"; else fail "series applies in order with patch -p1"; fi
+# bisectable: the scheduler builds (W=1, no warning) at every patch that
+# changes it, as a module against this line's built kernel
+build=$(kernel_build)
+if [ -f "$build/Module.symvers" ]; then
+	rm -rf "$tmp/src" && mkdir -p "$tmp/src" && tar -xJf "$(src_tarball)" -C "$tmp/src" "${files[@]}" 2>/dev/null
+	m="$tmp/mod/block" && mkdir -p "$m"
+	printf 'obj-m := cfq-iosched.o\nccflags-y := -I$(srctree)/block\n' >"$m/Kbuild"
+	for p in $(merge_series); do
+		patch -d "$tmp/src/linux-source-$KVER" -p1 -s <"$p" >/dev/null 2>&1 || break
+		grep -q '^+++ b/block/cfq-iosched.c' "$p" || continue
+		cp "$tmp/src/linux-source-$KVER/block/cfq-iosched.c" "$m/"
+		out=$(make -s -C "$tree" O="$build" M="$m" W=1 modules 2>&1)
+		[ $? = 0 ] && [ -z "$(grep -i 'warning:\|error:' <<<"$out")" ] &&
+			pass "cfq-iosched.c builds with W=1, no warning, at $(basename "$p")" ||
+			fail "cfq-iosched.c builds with W=1, no warning, at $(basename "$p")" "$(head -20 <<<"$out")"
+	done
+else
+	skip "the series builds at every patch" "no built kernel in $build (make kernel)"
+fi
 # every planted mutant of this line applies on top of the series
 nm=0 bad=""
 for m in "$(mutant_dir)"/*.patch; do
