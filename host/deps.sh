@@ -4,7 +4,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 kver_check
 pkgs="linux-source-$KVER qemu-system-x86 busybox-static fio stress-ng libaio-dev bc bison flex
-libelf-dev libssl-dev cpio kmod xz-utils e2fsprogs gcc make perl python3 shellcheck dwarves lcov liburing-dev
+libelf-dev libssl-dev cpio kmod xz-utils e2fsprogs gcc make perl python3 shellcheck sparse dwarves lcov liburing-dev
 util-linux parallel openssh-server openssh-client strace"
 # DEPS=skip: a host without apt (or without root) brings its own tools; the
 # rig checks the commands it runs and the kernel source, installs nothing

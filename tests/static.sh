@@ -70,6 +70,13 @@ if [ -f "$build/Module.symvers" ]; then
 			pass "cfq-iosched.c builds with W=1, no warning, at $(basename "$p")" ||
 			fail "cfq-iosched.c builds with W=1, no warning, at $(basename "$p")" "$(head -20 <<<"$out")"
 	done
+	# the final file: sparse, and the rules a compiler does not check
+	while IFS= read -r l; do
+		case $l in
+		"ok - static: "*) pass "${l#ok - static: }" ;;
+		"not ok - static: "*) fail "${l#not ok - static: }" ;;
+		esac
+	done < <(host/build/cfq-static.sh "$tmp/src/linux-source-$KVER/block/cfq-iosched.c" "$build" 2>&1)
 else
 	skip "the series builds at every patch" "no built kernel in $build (make kernel)"
 fi

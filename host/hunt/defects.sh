@@ -2,8 +2,10 @@
 # The review's defects (issue #12), put back one at a time: each
 # patch/$KVER/defects/NN-name.patch undoes one fix in cfq-iosched.c (rig-only,
 # never part of the series). The scheduler's guest checks (guest/jobs/cfq.sh)
-# run against a module built with it, and the check named on its "Check:"
-# line must fail: the proof that the check fails without the fix.
+# run against a module built with it, or, for a "Check: not ok - static:"
+# line, its static checks (host/build/cfq-static.sh) on the file; the check
+# named on its "Check:" line must fail: the proof that the check fails
+# without the fix.
 #
 # usage: host/hunt/defects.sh [--check] [NN[,NN]]   (KVER, FLAVOR, RIG_CACHE as usual)
 #   --check: only check the input (exit 0 or 2), before any build
@@ -41,10 +43,19 @@ rc=0
 for p in "${picked[@]}"; do
 	name=$(basename "$p" .patch)
 	check=$(sed -n 's/^Check: //p' "$p")
-	ko=$(build_cfq_module "$build" "$build/defects/$name" "$p")
-	RUN_ID="$id/$name" TIMEOUT=1500 MUTANT_KO="$ko" "$RIG_ROOT/host/vm/run.sh" cfq >"$out/$name.out" 2>&1 || true
-	line=$(grep -aF -- "$check" "$out/$name/results.log" 2>/dev/null | head -n1 || true)
-	if [ -n "$line" ]; then r=caught; else r=missed; rc=1; line="(no '$check' in $out/$name/results.log)"; fi
+	if [[ "$check" == "not ok - static: "* ]]; then
+		# a static check (host/build/cfq-static.sh) on the file with the defect
+		f="$build/defects/$name/cfq-iosched.c"
+		mkdir -p "$(dirname "$f")" && cp "$(kernel_tree)/block/cfq-iosched.c" "$f"
+		patch -s --no-backup-if-mismatch "$f" <"$p" || die "$name does not apply to the series"
+		"$RIG_ROOT/host/build/cfq-static.sh" "$f" "$build" >"$out/$name.out" 2>&1 || true
+		line=$(grep -aF -- "$check" "$out/$name.out" | head -n1 || true)
+	else
+		ko=$(build_cfq_module "$build" "$build/defects/$name" "$p")
+		RUN_ID="$id/$name" TIMEOUT=1500 MUTANT_KO="$ko" "$RIG_ROOT/host/vm/run.sh" cfq >"$out/$name.out" 2>&1 || true
+		line=$(grep -aF -- "$check" "$out/$name/results.log" 2>/dev/null | head -n1 || true)
+	fi
+	if [ -n "$line" ]; then r=caught; else r=missed; rc=1; line="(no '$check' in $out/$name)"; fi
 	printf '%-36s %-7s %s\n' "$name" "$r" "$line" | tee -a "$out/table"
 done
 say "defects $id: $(grep -c ' caught ' "$out/table" || true) of ${#picked[@]} caught (table: $out/table)"
