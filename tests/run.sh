@@ -35,6 +35,9 @@ case "${1:-}" in
 esac
 out=$(mkdir -p logs && mktemp -d "logs/test-$(date +%Y%m%d-%H%M%S)-XXXX") || exit 2
 export TEST_STAMP=${out#logs/test-}
+# the groups' runs and records live in this checkout's logs/, where the
+# groups read them, whatever LOGS the caller has
+export LOGS=$PWD/logs
 n=0
 for g in $GROUPS_ALL; do selected "$g" && n=$((n + 1)); done
 echo "KTAP version 1"
