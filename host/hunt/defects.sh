@@ -52,7 +52,10 @@ for p in "${picked[@]}"; do
 		line=$(grep -aF -- "$check" "$out/$name.out" | head -n1 || true)
 	else
 		ko=$(build_cfq_module "$build" "$build/defects/$name" "$p")
-		RUN_ID="$id/$name" TIMEOUT=1500 MUTANT_KO="$ko" "$RIG_ROOT/host/vm/run.sh" cfq >"$out/$name.out" 2>&1 || true
+		# "Section: NN": the check's section needs no earlier one, run it alone
+		sec=$(sed -n 's/^Section: \([0-9][0-9]\)$/\1/p' "$p")
+		RUN_ID="$id/$name" TIMEOUT=1500 MUTANT_KO="$ko" "$RIG_ROOT/host/vm/run.sh" cfq \
+			${sec:+RIG_CFQ_SECTIONS=$sec} >"$out/$name.out" 2>&1 || true
 		line=$(grep -aF -- "$check" "$out/$name/results.log" 2>/dev/null | head -n1 || true)
 	fi
 	if [ -n "$line" ]; then r=caught; else r=missed; rc=1; line="(no '$check' in $out/$name)"; fi
