@@ -6,7 +6,8 @@
 #   KEY=VALUE   settings passed to the guest in /rig/run.conf (RIG_SEED,
 #               RIG_DURATION, RIG_SCENARIO, ...)
 # environment: RUN_ID, TIMEOUT (s, whole run), SILENCE (s without console
-#   output = hang), MEM (MiB), CMDLINE (extra kernel arguments), DISK_MB,
+#   output = hang), REPORT_GRACE (s a guest has to end its round after a
+#   kernel report), MEM (MiB), CMDLINE (extra kernel arguments), DISK_MB,
 #   ACCEL (auto|kvm|tcg), TSC_KHZ (auto|0|kHz: the guest clock, see
 #   host/vm/tsc-khz.c), HRES_BOOTS (boots under TCG until the local APIC
 #   timer passes its boot check), KMEMLEAK (auto|0|1: the leak detector;
@@ -30,6 +31,7 @@ num() { [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] || die "$1 must be a positive n
 TIMEOUT=${TIMEOUT:-600}; num TIMEOUT "$TIMEOUT" seconds
 SILENCE=${SILENCE:-180}; num SILENCE "$SILENCE" seconds
 BOOT_SILENCE=${BOOT_SILENCE:-60}; num BOOT_SILENCE "$BOOT_SILENCE" seconds
+REPORT_GRACE=${REPORT_GRACE:-240}; num REPORT_GRACE "$REPORT_GRACE" seconds
 MEM=${MEM:-2048};        num MEM "$MEM" MiB
 DISK_MB=${DISK_MB:-1024}; num DISK_MB "$DISK_MB" MiB
 VCPUS=${VCPUS:-2};       num VCPUS "$VCPUS" vCPUs
@@ -175,17 +177,20 @@ boot_and_watch() {
 	cat "$mon.out" >"$run/monitor.log" 2>/dev/null &
 	mpid=$!
 
-	hang='' silence=$SILENCE apic_failed=''
+	hang='' silence=$SILENCE apic_failed='' report_at=''
 	boots=$((boots + 1))
 	last_size=0 last_change=$SECONDS done_at='' next_progress=$((SECONDS + ${PROGRESS:-30}))
 	while kill -0 "$qpid" 2>/dev/null; do
 		sleep 1
 		size=$(stat -c %s "$run/console.log")
 		if [ "$size" != "$last_size" ]; then last_size=$size; last_change=$SECONDS; fi
-		# after a kernel report the guest may be wedged (a deadlock with
-		# IRQs off prints nothing more): wait 60 s, not the full SILENCE
-		if [ "$silence" -gt 60 ] && grep -aqE "\] ($SPLAT_RE)" "$run/console.log"; then
-			silence=60
+		# after a kernel report the guest may be wedged: a deadlock with
+		# IRQs off prints nothing more (wait 60 s, not the full SILENCE),
+		# a CPU spinning on a lock in freed memory prints soft lockups (the
+		# guest gets REPORT_GRACE s from the report to end its round)
+		if [ -z "$report_at" ] && grep -aqE "\] ($SPLAT_RE)" "$run/console.log"; then
+			report_at=$SECONDS
+			[ "$silence" -le 60 ] || silence=60
 		fi
 		# Under TCG the local APIC timer fails the kernel's boot check
 		# against the PIT in about one boot in four (both are emulated,
@@ -205,6 +210,8 @@ boot_and_watch() {
 			hang=$(rig_title host-boot)
 		elif [ $((SECONDS - last_change)) -ge "$silence" ]; then
 			hang=$(rig_title host-silent "$silence")
+		elif [ -n "$report_at" ] && [ $((SECONDS - report_at)) -ge "$REPORT_GRACE" ]; then
+			hang=$(rig_title host-wedged "$REPORT_GRACE")
 		elif [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
 			hang=$(rig_title host-timeout "$TIMEOUT")
 		fi
