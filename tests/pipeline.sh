@@ -62,6 +62,21 @@ python3 host/report/results.py soak "$s2" >"$tmp/out" 2>&1 &&
 	[ "$(python3 host/report/results.py cut "$s2" 2>"$tmp/out")" = "$(printf 'r1\tgeneral protection fault in start_creating')" ]
 step $? "the rounds a crash ended early, with their finding (what makes a verify-fix inconclusive)"
 
+# a stall after another report of its run is that report's consequence
+# (results.py primary, as syzkaller keeps a crash's first report): a hunt's
+# stop rule and the realbugs table skip it; a stall after a suppressed
+# report too; a stall on its own counts
+j() { printf '{"findings": [%s], "other_findings": [], "suppressed": [%s]}' "$1" "$2"; }
+k='{"title": "KASAN: slab-out-of-bounds Read in kyber_bio_merge", "kind": "kasan", "uptime_s": 71.8}'
+h='{"title": "INFO: task hung in blk_mq_freeze_queue_wait", "kind": "hung", "uptime_s": 124.1}'
+g='{"title": "general protection fault in start_creating", "kind": "gpf", "uptime_s": 36.2}'
+mkdir -p "$tmp/c1" "$tmp/c2" "$tmp/c3"
+j "$k, $h" "" >"$tmp/c1/summary.json"; j "$h" "$g" >"$tmp/c2/summary.json"; j "$h" "" >"$tmp/c3/summary.json"
+[ "$(python3 host/report/results.py primary "$tmp/c1")" = "KASAN: slab-out-of-bounds Read in kyber_bio_merge" ] &&
+	[ -z "$(python3 host/report/results.py primary "$tmp/c2")" ] &&
+	[ "$(python3 host/report/results.py primary "$tmp/c3")" = "INFO: task hung in blk_mq_freeze_queue_wait" ]
+step $? "a hung task after a KASAN report (or a suppressed one) is its consequence; alone it counts"
+
 # a guest that a known issue crashed (the live race of
 # doc/live-nr-hwq-switch.md, tests/fixtures/run-known-crash): the round
 # ended early, the report is listed as suppressed, and no rig finding

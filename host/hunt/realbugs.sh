@@ -25,7 +25,8 @@ set -euo pipefail
 
 fmt='%-34s %-13s %-15s %-11s %-7s %4s %-12s %6s %6s  %s\n'
 # one row: a soak's outcome against the bug's Expect: line. Its findings
-# come in order (host/report/results.py timeline): the first one Expect: names is
+# come in order (host/report/results.py timeline; a stall that followed another
+# report of its round is that report's consequence and skipped): the first one Expect: names is
 # "caught" at its time; else the first other finding in the code under
 # test is "caught-other"; a REPORT= run counts the title that came back.
 row() { # BUG HOW SEED SOAK_DIR EXPECT SECS_IF_UNKNOWN
@@ -33,6 +34,8 @@ row() { # BUG HOW SEED SOAK_DIR EXPECT SECS_IF_UNKNOWN
 	IFS=$'\t' read -r _ want _ rounds < <(python3 "$RIG_ROOT/host/report/results.py" brief "$d" 2>/dev/null ||
 		printf -- '-\t-\t-\t0\n')
 	while IFS=$'\t' read -r s _ label t; do
+		# a stall after another report of its round is no catch of its own
+		[ "$label" != consequence ] || continue
 		if [ "$how" = report ]; then
 			[ "$t" = "$want" ] || continue
 		elif ! title_expected "$expect" "$t"; then

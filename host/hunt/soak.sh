@@ -273,7 +273,8 @@ reap() {
 		if [ -n "${UNTIL_TITLE:-}" ]; then
 			t=$(finding_matches "$UNTIL_TITLE" "$rdir")
 		else
-			t=$(grep -P '^(finding|other)\t' "$rdir/summary" | cut -f3 |
+			# a stall after another report is that report's (results.py primary)
+			t=$(python3 "$RIG_ROOT/host/report/results.py" primary "$rdir" 2>/dev/null |
 				while IFS= read -r x; do title_expected "$UNTIL_EXPECT" "$x" && { echo "$x"; break; }; done || true)
 		fi
 		if [ -n "$t" ]; then

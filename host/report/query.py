@@ -1,7 +1,8 @@
 """Questions asked of the rig's records (host/report/results.py writes them;
 doc/summary-json.md): a soak's table row, its findings in order, the rounds a
-crash ended early, a run's first finding, one value. Called through
-results.py (brief, timeline, cut, first-uptime, json)."""
+crash ended early, a run's first finding and its findings that are not
+consequences of an earlier one, one value. Called through results.py (brief,
+timeline, cut, first-uptime, primary, json)."""
 import json
 import os
 
@@ -19,21 +20,57 @@ def brief(soak):
                                     "-" if secs is None else secs, len(j.get("rounds") or []))))
 
 
+# A hang, stall or lockup that comes after another report of the same run is
+# that report's consequence (a CPU spinning on a lock in freed memory, the
+# tasks waiting on it), as syzkaller keeps only a crash's first report: it
+# is listed, but it is no evidence of a bug of its own (a hunt's stop rule
+# and a bug's catch skip it).
+def _stall(f):
+    return f["kind"] in ("hung", "softlockup", "rcu") or f["title"].startswith("hang: ")
+
+
+def _consequences(findings, reports=()):
+    """the findings (dicts with kind, title, round, uptime_s) that are stalls
+    and follow another finding, or a suppressed report, of their round"""
+    later = lambda f: f.get("uptime_s") if f.get("uptime_s") is not None else float("inf")
+    out = set()
+    for f in findings:
+        if _stall(f) and any(g is not f and g.get("round") == f.get("round") and later(g) < later(f)
+                             and not _stall(g) for g in list(findings) + list(reports)):
+            out.add(id(f))
+    return out
+
+
 def timeline(soak):
     """Every distinct finding of a soak, counted ones and other kernel
     findings, in the order they came: seconds into the soak (the wall time
     of the rounds before its own plus the guest uptime of its report, or
-    the whole round when the uptime is not known), round, label, title."""
+    the whole round when the uptime is not known), round, label (finding,
+    other, or consequence: a stall after another report), title."""
     j = json.load(open(os.path.join(soak, "summary.json"), encoding="utf-8"))
     wall = {r["round"]: int(r.get("wall_s") or 0) for r in j.get("rounds") or []}
+    every = [(label, f) for label, key in (("finding", "findings"), ("other", "other_findings"))
+             for f in j.get(key) or []]
+    cons = _consequences([f for _, f in every])
     rows = []
-    for label, key in (("finding", "findings"), ("other", "other_findings")):
-        for f in j.get(key) or []:
-            n, up = f["round"], f.get("uptime_s")
-            secs = sum(w for k, w in wall.items() if k < n) + int(up if up is not None else wall.get(n, 0))
-            rows.append((secs, n, label, f["title"]))
+    for label, f in every:
+        n, up = f["round"], f.get("uptime_s")
+        secs = sum(w for k, w in wall.items() if k < n) + int(up if up is not None else wall.get(n, 0))
+        rows.append((secs, n, "consequence" if id(f) in cons else label, f["title"]))
     for r in sorted(rows):
         print("\t".join(map(str, r)))
+
+
+def primary(run):
+    """the titles of a run's findings (counted and other) that are not the
+    consequence of an earlier report, in the order they came"""
+    j = json.load(open(os.path.join(run, "summary.json"), encoding="utf-8"))
+    every = (j.get("findings") or []) + (j.get("other_findings") or [])
+    cons = _consequences(every, j.get("suppressed") or [])
+    key = lambda f: f.get("uptime_s") if f.get("uptime_s") is not None else float("inf")
+    for f in sorted(every, key=key):
+        if id(f) not in cons:
+            print(f["title"])
 
 
 def cut(soak):

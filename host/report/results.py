@@ -12,9 +12,10 @@ of their JSON forms. The shell entry points check their input and call:
   results.py kcidb SOAK_DIR           KCIDB (I/O schema v5) JSON on stdout
   results.py json FILE KEY            one value of a summary.json (a.b.c)
   results.py brief SOAK_DIR           status, finding, seconds, rounds (a table row)
-  results.py timeline SOAK_DIR        every finding: seconds, round, finding|other, title
+  results.py timeline SOAK_DIR        every finding: seconds, round, finding|other|consequence, title
   results.py cut SOAK_DIR             rounds a crash or hang ended early: rN, its finding
   results.py first-uptime RUN_DIR     guest uptime (s) of its first counted finding
+  results.py primary RUN_DIR          its findings' titles, without the stalls that followed another report
 
 Exit: 0 done, 2 bad input (the reason on stderr).
 """
@@ -341,9 +342,11 @@ def main(argv):
         query.get(args[0], args[1])
     elif cmd == "first-uptime" and len(args) == 1:
         query.first_uptime(args[0])
+    elif cmd == "primary" and len(args) == 1:
+        query.primary(args[0])
     else:
         die("usage: results.py run RUN | soak SOAK | merge OUT SOAK... | kcidb SOAK [ORIGIN] | json FILE KEY"
-            " | brief SOAK | timeline SOAK | cut SOAK | first-uptime RUN")
+            " | brief SOAK | timeline SOAK | cut SOAK | first-uptime RUN | primary RUN")
 
 
 if __name__ == "__main__":
