@@ -59,7 +59,8 @@ tar -xJf "$(src_tarball)" -C "$tmp/pkg" "linux-source-$KVER/Makefile" "${files[@
 bad="$tmp/pkg/linux-source-$KVER"
 touch "$bad/block/elevator.c"
 sed -i '/iosched/d' "$bad/block/Makefile"
-first=$(basename "$(series_files | head -n1)")
+# the first patch of the series that changes block/Makefile
+first=$(basename "$(series_files | xargs grep -l '^+++ b/block/Makefile' | head -n1)")
 before=$(sums "$bad")
 expect "KERNEL_SRC: a tree the series does not apply to names the patch and the hunk" 2 \
 	"^$first: block/Makefile: Hunk #1 FAILED at" env KERNEL_SRC="$bad" host/build/kernel.sh
