@@ -77,7 +77,9 @@ group() {
 	pass=$((pass + p)); fail=$((fail + f))
 }
 
-while read -r name _ _ file; do group "$name" "$file"; done <<<"$table"
+# a group gets no stdin: one that reads it (ssh, qemu) would eat the table
+# and end the loop after its own group
+while read -r name _ _ file; do group "$name" "$file" </dev/null; done <<<"$table"
 
 echo "# logs: $out"
 echo "$pass passed, $fail failed"
