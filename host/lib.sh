@@ -346,16 +346,29 @@ cover_check() {
 		die "COVER=1 needs a kernel with gcov; FLAVOR=$FLAVOR has none (use FLAVOR=debug, fast or race)"
 }
 
-# The series' cfq-iosched.c built out of tree as its own cfq-iosched.ko in
-# DIR/block (no gcov), with PATCH (a mutant) applied first if given; prints
-# the .ko path. Used by host/hunt/mutants.sh and host/measure/detector-cost.sh.
-build_cfq_module() { # BUILD_DIR DIR [PATCH]
-	local build=$1 m=$2 p=${3:-}
+# The scheduler as an out-of-tree module: cfq_module_dir fills DIR/block with
+# a cfq-iosched.c (FILE, default the series' in the kernel tree), PATCH (a
+# mutant or a defect) applied if given, and its Kbuild; cfq_module_make builds
+# it against BUILD_DIR (make's output on stdout, ARGS such as W=1 C=2 passed
+# on). build_cfq_module does both and prints the .ko path (no gcov). Used by
+# host/hunt/mutants.sh, defects.sh, soak.sh, host/measure/detector-cost.sh,
+# host/build/cfq-static.sh and tests/static.sh.
+cfq_module_dir() { # DIR [FILE [PATCH]]
+	local m=$1 f=${2:-$(kernel_tree)/block/cfq-iosched.c} p=${3:-}
 	rm -rf "$m" && mkdir -p "$m/block"
-	cp "$(kernel_tree)/block/cfq-iosched.c" "$m/block/"
+	cp "$f" "$m/block/cfq-iosched.c"
 	[ -z "$p" ] || patch -d "$m" -p1 -s --no-backup-if-mismatch <"$p" || die "$(basename "$p") does not apply to the series"
 	printf 'obj-m := cfq-iosched.o\nccflags-y := -I$(srctree)/block\n' >"$m/block/Kbuild"
-	make -s -C "$(kernel_tree)" O="$build" M="$m/block" modules >"$m/build.log" 2>&1 ||
+}
+cfq_module_make() { # BUILD_DIR DIR [ARGS...]
+	local build=$1 m=$2
+	shift 2
+	make -s -C "$build" M="$m/block" "$@" modules 2>&1
+}
+build_cfq_module() { # BUILD_DIR DIR [PATCH]
+	local build=$1 m=$2
+	cfq_module_dir "$m" "" "${3:-}"
+	cfq_module_make "$build" "$m" >"$m/build.log" ||
 		{ cat "$m/build.log" >&2; die "cfq-iosched.ko did not build out of tree (see $m/build.log)"; }
 	echo "$m/block/cfq-iosched.ko"
 }

@@ -59,13 +59,11 @@ if [ $ok = 1 ]; then pass "series applies in order with patch -p1"; else fail "s
 build=$(kernel_build)
 if [ -f "$build/Module.symvers" ]; then
 	rm -rf "$tmp/src" && mkdir -p "$tmp/src" && tar -xJf "$(src_tarball)" -C "$tmp/src" "${files[@]}" 2>/dev/null
-	m="$tmp/mod/block" && mkdir -p "$m"
-	printf 'obj-m := cfq-iosched.o\nccflags-y := -I$(srctree)/block\n' >"$m/Kbuild"
 	for p in $(merge_series); do
 		patch -d "$tmp/src/linux-source-$KVER" -p1 -s <"$p" >/dev/null 2>&1 || break
 		grep -q '^+++ b/block/cfq-iosched.c' "$p" || continue
-		cp "$tmp/src/linux-source-$KVER/block/cfq-iosched.c" "$m/"
-		out=$(make -s -C "$tree" O="$build" M="$m" W=1 modules 2>&1)
+		cfq_module_dir "$tmp/mod" "$tmp/src/linux-source-$KVER/block/cfq-iosched.c"
+		out=$(cfq_module_make "$build" "$tmp/mod" W=1)
 		[ $? = 0 ] && [ -z "$(grep -i 'warning:\|error:' <<<"$out")" ] &&
 			pass "cfq-iosched.c builds with W=1, no warning, at $(basename "$p")" ||
 			fail "cfq-iosched.c builds with W=1, no warning, at $(basename "$p")" "$(head -20 <<<"$out")"

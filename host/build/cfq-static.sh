@@ -20,9 +20,8 @@ bad() { echo "not ok - static: $*"; rc=1; }
 command -v sparse >/dev/null || die "sparse is not installed (host/deps.sh installs it)"
 
 m=$(mktemp -d) && trap 'rm -rf "$m"' EXIT
-cp "$file" "$m/cfq-iosched.c"
-printf 'obj-m := cfq-iosched.o\nccflags-y := -I$(srctree)/block\n' >"$m/Kbuild"
-out=$(make -s -C "$build" M="$m" W=1 C=2 modules 2>&1) || { bad "cfq-iosched.c builds: $(head -n3 <<<"$out")"; exit 1; }
+cfq_module_dir "$m" "$file"
+out=$(cfq_module_make "$build" "$m" W=1 C=2) || { bad "cfq-iosched.c builds: $(head -n3 <<<"$out")"; exit 1; }
 w=$(grep -c 'cfq-iosched\.c:[0-9]*:[0-9]*: \(warning\|error\)' <<<"$out" || true)
 [ "$w" = 0 ] && ok "W=1 and sparse: no warning in cfq-iosched.c" ||
 	bad "W=1 and sparse: $w warning(s) in cfq-iosched.c, first: $(grep -m1 'cfq-iosched\.c:[0-9]*:[0-9]*:' <<<"$out" | sed 's|.*cfq-iosched\.c:||')"

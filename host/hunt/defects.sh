@@ -45,10 +45,8 @@ for p in "${picked[@]}"; do
 	check=$(sed -n 's/^Check: //p' "$p")
 	if [[ "$check" == "not ok - static: "* ]]; then
 		# a static check (host/build/cfq-static.sh) on the file with the defect
-		f="$build/defects/$name/cfq-iosched.c"
-		mkdir -p "$(dirname "$f")" && cp "$(kernel_tree)/block/cfq-iosched.c" "$f"
-		patch -s --no-backup-if-mismatch "$f" <"$p" || die "$name does not apply to the series"
-		"$RIG_ROOT/host/build/cfq-static.sh" "$f" "$build" >"$out/$name.out" 2>&1 || true
+		cfq_module_dir "$build/defects/$name" "" "$p"
+		"$RIG_ROOT/host/build/cfq-static.sh" "$build/defects/$name/block/cfq-iosched.c" "$build" >"$out/$name.out" 2>&1 || true
 		line=$(grep -aF -- "$check" "$out/$name.out" | head -n1 || true)
 	else
 		ko=$(build_cfq_module "$build" "$build/defects/$name" "$p")
