@@ -12,6 +12,12 @@ cur_sched() { sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$1/queue/scheduler"; }
 sw() { echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null && [ "$(cur_sched "$1")" = "$2" ]; }
 # the first number of a show_status line: status_num "$st" requeued
 status_num() { printf '%s\n' "$1" | sed -n "s/^$2: \([0-9]*\).*/\1/p"; }
+# the high-water mark of in-driver requests in a show_status text ("in
+# driver: N (max M)")
+driver_max() { printf '%s\n' "$1" | sed -n 's/^in driver: .*(max \([0-9]*\)).*/\1/p'; }
+# nullb0's scheduler directory (the sections' device)
+# shellcheck disable=SC2034 # read by the sections
+N=/sys/block/nullb0/queue/iosched
 
 # null_blk for the checks (1 ms timer completions), loaded again with more
 # parameters where a section needs them (a later one wins); marked

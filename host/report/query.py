@@ -29,13 +29,17 @@ def _stall(f):
     return f["kind"] in ("hung", "softlockup", "rcu") or f["title"].startswith("hang: ")
 
 
+def _uptime(f):
+    """a report's guest uptime; one without (the rig's own) comes last"""
+    return f.get("uptime_s") if f.get("uptime_s") is not None else float("inf")
+
+
 def _consequences(findings, reports=()):
     """the findings (dicts with kind, title, round, uptime_s) that are stalls
     and follow another finding, or a suppressed report, of their round"""
-    later = lambda f: f.get("uptime_s") if f.get("uptime_s") is not None else float("inf")
     out = set()
     for f in findings:
-        if _stall(f) and any(g is not f and g.get("round") == f.get("round") and later(g) < later(f)
+        if _stall(f) and any(g is not f and g.get("round") == f.get("round") and _uptime(g) < _uptime(f)
                              and not _stall(g) for g in list(findings) + list(reports)):
             out.add(id(f))
     return out
@@ -67,8 +71,7 @@ def primary(run):
     j = json.load(open(os.path.join(run, "summary.json"), encoding="utf-8"))
     every = (j.get("findings") or []) + (j.get("other_findings") or [])
     cons = _consequences(every, j.get("suppressed") or [])
-    key = lambda f: f.get("uptime_s") if f.get("uptime_s") is not None else float("inf")
-    for f in sorted(every, key=key):
+    for f in sorted(every, key=_uptime):
         if id(f) not in cons:
             print(f["title"])
 

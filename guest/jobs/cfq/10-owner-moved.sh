@@ -5,7 +5,6 @@
 #     to-back reads and writes) with a 5 s idle window. Every idle must end
 #     by a move, an exit or new I/O, never by waiting the window out.
 sw nullb0 cfq
-N=/sys/block/nullb0/queue/iosched
 echo 10000 >$N/slice_sync; echo 5000 >$N/slice_idle
 trace_on nullb0
 paths --dev /dev/nullb0 --modes key-change --clients 1 --duration 8 --seed 11 >/tmp/keychange 2>&1 ||

@@ -8,7 +8,7 @@ readers --dev /dev/nullb0 --size $((256 << 20)) --clients 3 --engine aio --qd 8 
 	--duration 5 --seed 9 >/tmp/requeue.r 2>&1 || bad "readers under requeue injection: $(tail -n1 /tmp/requeue.r)"
 st=$(cat /sys/block/nullb0/queue/iosched/show_status)
 rq=$(status_num "$st" requeued)
-mx=$(printf '%s\n' "$st" | sed -n 's/^in driver: .*(max \([0-9]*\)).*/\1/p')
+mx=$(driver_max "$st")
 rig_result "# requeue: $rq requeues, at most ${mx:-?} requests in the driver (max_depth 4)"
 [ "${rq:-0}" -gt 0 ] && [ -n "$mx" ] && [ "$mx" -le 4 ] && ok "requeued requests stay under max_depth ($rq requeues, max $mx in the driver)" ||
 	bad "requeued requests stay under max_depth (${rq:-?} requeues, max ${mx:-?} in the driver)"

@@ -5,7 +5,6 @@
 #     counts as stalled only after CFQ_STALL_MIN_MS without a completion,
 #     not after a slice_sync: max_depth still holds (show_status: the
 #     high-water mark of in-driver requests).
-N=/sys/block/nullb0/queue/iosched
 nullb_load completion_nsec=10000000 || bad "null_blk loads with 10 ms completions"
 sw nullb0 cfq
 echo 1 >$N/slice_idle && echo 2 >$N/slice_sync && echo 2 >$N/max_depth ||
@@ -13,7 +12,7 @@ echo 1 >$N/slice_idle && echo 2 >$N/slice_sync && echo 2 >$N/max_depth ||
 readers --dev /dev/nullb0 --size $((256 << 20)) --clients 3 --engine aio --qd 8 --pattern rand \
 	--duration 4 --seed 20 >/tmp/short.r 2>&1 || bad "readers with a 2 ms slice_sync: $(tail -n1 /tmp/short.r)"
 st=$(cat $N/show_status)
-mx=$(printf '%s\n' "$st" | sed -n 's/^in driver: .*(max \([0-9]*\)).*/\1/p')
+mx=$(driver_max "$st")
 rig_result "# short slice: slice_sync 2 ms, 10 ms completions: at most ${mx:-?} requests in the driver (max_depth 2)"
 [ -n "$mx" ] && [ "$mx" -ge 1 ] && [ "$mx" -le 2 ] &&
 	ok "short slice: max_depth holds with slice_sync below the service time (max $mx in the driver)" ||

@@ -5,7 +5,6 @@
 #     IDLE reads go to their own queue: they must not take the BE reader
 #     of their group down to the IDLE list, where it would wait for as long
 #     as the other group's BE reads go on.
-N=/sys/block/nullb0/queue/iosched
 sw nullb0 cfq
 echo pgid >$N/key_type
 setsid sh -c 'ionice -c 3 dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct skip=131072 count=1000000 2>/dev/null &

@@ -8,7 +8,7 @@ sw nullb0 cfq
 fio_reader nullb0 0 3 0 3; a=$!
 wait $a
 st=$(cat /sys/block/nullb0/queue/iosched/show_status)
-mx=$(printf '%s\n' "$st" | sed -n 's/^in driver: .*(max \([0-9]*\)).*/\1/p')
+mx=$(driver_max "$st")
 rig_result "# IDLE reader, iodepth 16: at most ${mx:-?} requests in the driver"
 expect "${mx:-?}" 1 "an IDLE queue has one request in the driver at a time"
 sw nullb0 mq-deadline
