@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ struct common_opts opt = {
 	.qd = 8,
 	.sysfs_root = "/sys",
 	.stall_s = 60,
+	.cpu = -1,
 };
 const char *stressor_name = "?";
 volatile sig_atomic_t stop_requested;
@@ -90,6 +92,10 @@ static const struct opt_spec common[] = {
 	{ "ioprio", OPT_FN, NULL, 0, 0, set_ioprio, "inherit|mix",
 	  "mix: a seeded shuffler moves the clients between the RT\n"
 	  "and BE classes and their levels while they run (default inherit)" },
+	{ "cpu", OPT_INT, &opt.cpu, 0, 1023, NULL, "N",
+	  "run the stressor and its clients on CPU N only (modulo the\n"
+	  "online CPUs): their requests start from that CPU's hardware\n"
+	  "queue (default: wherever the kernel puts them)" },
 	{ "check", OPT_FLAG, &check_only, 0, 0, NULL, NULL,
 	  "check the options and exit 0 (else 2), touch nothing\n"
 	  "(host/hunt/scenario.sh check runs it on a scenario's lines)" },
@@ -224,6 +230,20 @@ int parse_int_arg(const char *name, const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
+/* --cpu: children inherit the mask, so every client runs there too */
+static void pin_cpu(int cpu)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(n > 0 ? cpu % (int)n : 0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "%s: --cpu %d: %s\n", stressor_name, cpu, strerror(errno));
+		exit(2);
+	}
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -279,6 +299,9 @@ void parse_options(int argc, char **argv, const char *name,
 		s ^= (uint64_t)getpid() << 32;
 		opt.seed = splitmix64(&s);
 	}
+
+	if (opt.cpu >= 0 && !opt.dry_run)
+		pin_cpu(opt.cpu);
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));

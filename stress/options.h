@@ -24,6 +24,7 @@ struct common_opts {
 	const char *sysfs_root;
 	int stall_s;		/* progress watchdog, 0 = off */
 	int ioprio_mix;		/* --ioprio mix: clients' I/O priorities reshuffled */
+	int cpu;		/* --cpu N: the stressor and its clients run on CPU N only; -1 any */
 };
 
 extern struct common_opts opt;
