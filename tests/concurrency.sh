@@ -9,6 +9,8 @@
 # into the same tree.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=concurrency
+. tests/lib.sh
 logs=$PWD/logs/test-${TEST_STAMP:-x}-concurrency
 rm -rf "$logs" && mkdir -p "$logs"
 LOGS=$logs host/vm/run.sh probe >"$logs/a.out" 2>&1 &
@@ -22,21 +24,22 @@ da=$(sed -n 's|^ logs      \(.*\)/{.*|\1|p' "$logs/a.out")
 db=$(sed -n 's|^ logs      \(.*\)/{.*|\1|p' "$logs/b.out")
 st() { sed -n 's/^status=//p' "$1/summary" 2>/dev/null; }
 if [ "$rca" = 0 ] && [ "$rcb" = 0 ] && [ "$(st "$da")" = clean ] && [ "$(st "$db")" = clean ]; then
-	echo "ok - concurrency: two probes at once on one cache both boot clean"
+	pass "two probes at once on one cache both boot clean"
 else
-	echo "not ok - concurrency: two probes at once on one cache both boot clean (exit $rca and $rcb)"
+	fail "two probes at once on one cache both boot clean (exit $rca and $rcb)"
+	# (both files' ends, headed, are more than fail's 5 lines of detail)
 	tail -4 "$logs/a.out" "$logs/b.out" | sed 's/^/#   /'
 fi
 if [ -n "$da" ] && [ -n "$db" ] && [ "$da" != "$db" ] && grep -q 'probe ok' "$da/console.log" "$db/console.log" 2>/dev/null &&
 	[ "$(grep -l 'probe ok' "$da/console.log" "$db/console.log" | wc -l)" = 2 ]; then
-	echo "ok - concurrency: each run has its own directory ($(basename "$da"), $(basename "$db"))"
+	pass "each run has its own directory ($(basename "$da"), $(basename "$db"))"
 else
-	echo "not ok - concurrency: each run has its own directory ('$da', '$db')"
+	fail "each run has its own directory ('$da', '$db')"
 fi
 w=$(grep -h 'waiting for' "$logs/a.out" "$logs/b.out")
 if [ -n "$w" ]; then
-	echo "ok - concurrency: a command waited for the other's lock"
+	pass "a command waited for the other's lock"
 	sed 's/^/#   /' <<<"$w" | head -3
 else
-	echo "not ok - concurrency: a command waited for the other's lock (no 'waiting for' line)"
+	fail "a command waited for the other's lock (no 'waiting for' line)"
 fi

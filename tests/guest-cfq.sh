@@ -4,13 +4,15 @@
 # in-guest check is one test line here; the run must also be finding-free.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=cfq
+. tests/lib.sh
 id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-cfq"
 RUN_ID=$id TIMEOUT=600 host/vm/run.sh cfq >/dev/null
 s="logs/$id/summary"
-[ -f "$s" ] || { echo "not ok - cfq: no summary"; exit 1; }
+[ -f "$s" ] || { fail "no summary"; exit 1; }
 grep -a -E '^(ok|not ok) - |^#' "logs/$id/results.log"
 st=$(sed -n 's/^status=//p' "$s")
 case "$st" in
-clean | failed) echo "ok - cfq: no kernel finding during the checks" ;;
-*) echo "not ok - cfq: no kernel finding during the checks (status $st)"; grep -P '^finding' "$s" | sed 's/^/#   /' ;;
+clean | failed) pass "no kernel finding during the checks" ;;
+*) fail "no kernel finding during the checks (status $st)" "$(grep -P '^finding' "$s")" ;;
 esac

@@ -5,28 +5,31 @@
 # names each with the right title.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=controls
+. tests/lib.sh
 id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-controls"
 RUN_ID=$id TIMEOUT=400 host/vm/run.sh controls >/dev/null
 rc=$?
 s="logs/$id/summary"
-[ -f "$s" ] || { echo "not ok - controls: no summary (run.sh exit $rc)"; exit 1; }
-check() { # KIND TITLE (an extended regex)
-	if grep -qE -- "$2" "$s"; then echo "ok - controls: $1 -> $2"
+[ -f "$s" ] || { fail "no summary (run.sh exit $rc)"; exit 1; }
+# (the diagnostics can be more than fail's 5 lines: the kmemleak ones come last)
+found() { # KIND TITLE (an extended regex)
+	if grep -qE -- "$2" "$s"; then pass "$1 -> $2"
 	else
-		echo "not ok - controls: $1 -> $2"
+		fail "$1 -> $2"
 		grep -P '^finding\t' "$s" | sed 's/^/#   /'
 		grep -h '^kmemleak' "logs/$id/results.log" | sed 's/^/#   /'
 		grep -h 'kmemleak:' "logs/$id/console.log" | head -3 | sed 's/^/#   /'; fi
 }
 # 6.12's KASAN names the object's kind (slab-use-after-free), as syzkaller's titles do
-check kasan        "KASAN: (slab-)?use-after-free Read in rig_splat_kasan_uaf"
-check odebug       "WARNING: ODEBUG bug in rig_splat_"
-check atomic-sleep "BUG: sleeping function called from invalid context in rig_splat_atomic_sleep"
-check hung         "INFO: task hung in rig_splat_hung_thread"
-check lockdep      "possible deadlock in rig_splat_lockdep_inversion"
-check kmemleak     "memory leak in rig_splat_leak"
-if [ "$rc" = 1 ]; then echo "ok - controls: run exits 1 on findings"
-else echo "not ok - controls: run exits 1 on findings (got $rc)"; fi
+found kasan        "KASAN: (slab-)?use-after-free Read in rig_splat_kasan_uaf"
+found odebug       "WARNING: ODEBUG bug in rig_splat_"
+found atomic-sleep "BUG: sleeping function called from invalid context in rig_splat_atomic_sleep"
+found hung         "INFO: task hung in rig_splat_hung_thread"
+found lockdep      "possible deadlock in rig_splat_lockdep_inversion"
+found kmemleak     "memory leak in rig_splat_leak"
+if [ "$rc" = 1 ]; then pass "run exits 1 on findings"
+else fail "run exits 1 on findings (got $rc)"; fi
 
 # A guest that goes silent (rig_splat's wedge: every CPU spins with IRQs
 # off, nothing is printed any more) is taken for a hang by the host's
@@ -47,14 +50,13 @@ KEEP_GOING=1 ROUNDS=1-2 SILENCE=30 LOGS=$logs host/hunt/soak.sh "$logs/wedge.scn
 rc=$?
 soak=$(echo "$logs"/soak-*)
 if [ -f "$soak/summary" ] && [ "$(wc -l <"$soak/rounds")" = 2 ] && [ "$rc" = 1 ]; then
-	echo "ok - controls: a silent guest ends its round, and the soak goes on (2 rounds, exit 1)"
+	pass "a silent guest ends its round, and the soak goes on (2 rounds, exit 1)"
 else
-	echo "not ok - controls: a silent guest ends its round, and the soak goes on (exit $rc, $(wc -l <"$soak/rounds" 2>/dev/null) rounds)"
-	tail -5 "$logs.out" | sed 's/^/#   /'
+	fail "a silent guest ends its round, and the soak goes on (exit $rc, $(wc -l <"$soak/rounds" 2>/dev/null) rounds)" \
+		"$(tail -5 "$logs.out")"
 fi
 if grep -qP '^finding\t.*hang: no console output for 30 s' "$soak/summary" 2>/dev/null; then
-	echo "ok - controls: wedge -> hang: no console output for 30 s"
+	pass "wedge -> hang: no console output for 30 s"
 else
-	echo "not ok - controls: wedge -> hang: no console output for 30 s"
-	grep -P '^finding' "$soak/summary" 2>/dev/null | sed 's/^/#   /'
+	fail "wedge -> hang: no console output for 30 s" "$(grep -P '^finding' "$soak/summary" 2>/dev/null)"
 fi

@@ -8,6 +8,8 @@
 # must still catch it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=faults
+. tests/lib.sh
 logs=$PWD/logs/test-${TEST_STAMP:-x}-faults
 mkdir -p "$logs"
 for f in faults/*.flt; do
@@ -16,17 +18,17 @@ for f in faults/*.flt; do
 	FAULTS=$name LOGS=$logs/$name host/hunt/soak.sh faultcheck 30 1 >"$logs/$name.out" 2>&1
 	rc=$?
 	r=$(echo "$logs/$name"/soak-*/r001)
-	if [ ! -f "$r/summary" ]; then echo "not ok - faults $name: no summary (soak exit $rc)"; continue; fi
+	if [ ! -f "$r/summary" ]; then fail "$name: no summary (soak exit $rc)"; continue; fi
 	fired=$(awk '/^fault /{split($3, kv, "="); s += kv[2]} END {print s + 0}' "$r/results.log")
 	kinds=$(grep -c '^fault ' "$r/results.log")
-	[ "$kinds" -gt 0 ] && [ "$fired" -gt 0 ] && echo "ok - faults $name: fired $fired times ($(grep '^fault ' "$r/results.log" | tr '\n' ' '))" ||
-		echo "not ok - faults $name: fired $fired times"
+	[ "$kinds" -gt 0 ] && [ "$fired" -gt 0 ] && pass "$name: fired $fired times ($(grep '^fault ' "$r/results.log" | tr '\n' ' '))" ||
+		fail "$name: fired $fired times"
 	st=$(sed -n 's/^status=//p' "$r/summary")
-	[ "$rc" = 0 ] && [ "$st" = clean ] && echo "ok - faults $name: no finding on cfq ($(sed -n 's/^io_errors=//p' "$r/summary") I/O errors)" ||
-		{ echo "not ok - faults $name: no finding on cfq (status $st)"; grep -P '^finding|^suppressed' "$r/summary" | sed 's/^/#   /'; }
+	[ "$rc" = 0 ] && [ "$st" = clean ] && pass "$name: no finding on cfq ($(sed -n 's/^io_errors=//p' "$r/summary") I/O errors)" ||
+		fail "$name: no finding on cfq (status $st)" "$(grep -P '^finding|^suppressed' "$r/summary")"
 	dl=$(sed -n 's/^lockdep debug_locks=//p' "$r/results.log")
-	[ "$dl" = 1 ] && echo "ok - faults $name: lockdep still on at the end of the round" ||
-		echo "not ok - faults $name: lockdep still on at the end of the round (debug_locks=${dl:-missing})"
+	[ "$dl" = 1 ] && pass "$name: lockdep still on at the end of the round" ||
+		fail "$name: lockdep still on at the end of the round (debug_locks=${dl:-missing})"
 done
 
 # every set at once, the lockdep control 40 s into the round
@@ -36,14 +38,15 @@ LOGS=$logs/late host/hunt/soak.sh late-control 50 1 >"$logs/late.out" 2>&1
 rc=$?
 r=$(echo "$logs/late"/soak-*/r001)
 if [ ! -f "$r/summary" ]; then
-	echo "not ok - faults all: a late lockdep control is caught (no summary, soak exit $rc)"
+	fail "all: a late lockdep control is caught (no summary, soak exit $rc)"
 else
 	n=$(sed -n 's/^findings=//p' "$r/summary")
 	[ "$rc" = 1 ] && grep -qF "$want" "$r/summary" && [ "$n" = 1 ] &&
-		echo "ok - faults all: a lockdep control 40 s into an all-fault round is caught, and nothing else" ||
-		{ echo "not ok - faults all: a late lockdep control is caught, and nothing else (exit $rc, $n findings)"; grep -P '^finding|^suppressed' "$r/summary" | sed 's/^/#   /'; }
-	grep -q '^suppressed' "$r/summary" && { echo "not ok - faults all: no suppressed report"; grep '^suppressed' "$r/summary" | sed 's/^/#   /'; } ||
-		echo "ok - faults all: no suppressed report (fail_function no longer trips lockdep)"
+		pass "all: a lockdep control 40 s into an all-fault round is caught, and nothing else" ||
+		fail "all: a late lockdep control is caught, and nothing else (exit $rc, $n findings)" \
+			"$(grep -P '^finding|^suppressed' "$r/summary")"
+	if grep -q '^suppressed' "$r/summary"; then fail "all: no suppressed report" "$(grep '^suppressed' "$r/summary")"
+	else pass "all: no suppressed report (fail_function no longer trips lockdep)"; fi
 	fired=$(awk '/^fault /{split($3, kv, "="); s += kv[2]} END {print s + 0}' "$r/results.log")
-	[ "$fired" -gt 0 ] && echo "ok - faults all: $fired injections before the control" || echo "not ok - faults all: no injection fired"
+	[ "$fired" -gt 0 ] && pass "all: $fired injections before the control" || fail "all: no injection fired"
 fi

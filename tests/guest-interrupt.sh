@@ -5,6 +5,8 @@
 # a summary.json and a KCIDB export that validates (make kcidb accepts it).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=interrupt
+. tests/lib.sh
 logs=$PWD/logs/test-${TEST_STAMP:-x}-interrupt
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -42,8 +44,8 @@ else
 	kill -TERM "$pid" 2>/dev/null; wait "$pid"
 	r=1 rc=none
 fi
-[ "$r" = 0 ] && echo "ok - interrupt: a soak ended by SIGTERM mid-round keeps status=interrupted, its JSON and a valid KCIDB export, and leaves no QEMU (exit $rc)" ||
-	{ echo "not ok - interrupt: a soak ended by SIGTERM mid-round keeps its record (exit $rc)"; tail -n 5 "$logs/term.out" | sed 's/^/#   /'; }
+[ "$r" = 0 ] && pass "a soak ended by SIGTERM mid-round keeps status=interrupted, its JSON and a valid KCIDB export, and leaves no QEMU (exit $rc)" ||
+	fail "a soak ended by SIGTERM mid-round keeps its record (exit $rc)" "$(tail -n 5 "$logs/term.out")"
 
 # 2. SIGKILL of the guest: the round ends, the soak writes its record
 LOGS=$logs SOAK_ID=kill host/hunt/soak.sh smoke 60s 4 >"$logs/kill.out" 2>&1 &
@@ -58,5 +60,5 @@ else
 	kill -TERM "$pid" 2>/dev/null; wait "$pid"
 	r=1 rc=none s=none
 fi
-[ "$r" = 0 ] && echo "ok - interrupt: a soak whose guest was killed (SIGKILL) writes its record (status=$s, exit $rc) and KCIDB accepts it" ||
-	{ echo "not ok - interrupt: a soak whose guest was killed writes its record (exit $rc)"; tail -n 5 "$logs/kill.out" | sed 's/^/#   /'; }
+[ "$r" = 0 ] && pass "a soak whose guest was killed (SIGKILL) writes its record (status=$s, exit $rc) and KCIDB accepts it" ||
+	fail "a soak whose guest was killed writes its record (exit $rc)" "$(tail -n 5 "$logs/kill.out")"

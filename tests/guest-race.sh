@@ -7,27 +7,30 @@
 # a soak's rotation can put one round on it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=race
+. tests/lib.sh
 id="test-${TEST_STAMP:-$(date +%Y%m%d-%H%M%S)}-race"
 FLAVOR=race RUN_ID=$id TIMEOUT=600 host/vm/run.sh controls "RIG_CONTROLS=lockdep race odebug atomic_sleep leak" >/dev/null
 rc=$?
 s="logs/$id/summary"
-[ -f "$s" ] || { echo "not ok - race: no summary (run.sh exit $rc)"; exit 1; }
-grep -qx 'flavor=race' "$s" && echo "ok - race: the race flavor booted" || echo "not ok - race: the race flavor booted"
-check() {
-	if grep -qF -- "$2" "$s"; then echo "ok - race: $1 -> $2"
+[ -f "$s" ] || { fail "no summary (run.sh exit $rc)"; exit 1; }
+check "the race flavor booted" grep -qx 'flavor=race' "$s"
+# (the diagnostics can be more than fail's 5 lines: the kmemleak ones come last)
+found() { # KIND TITLE
+	if grep -qF -- "$2" "$s"; then pass "$1 -> $2"
 	else
-		echo "not ok - race: $1 -> $2"
+		fail "$1 -> $2"
 		grep -P '^finding\t' "$s" | sed 's/^/#   /'
 		grep -h '^kmemleak' "logs/$id/results.log" | sed 's/^/#   /'
 		grep -h 'kmemleak:' "logs/$id/console.log" | head -3 | sed 's/^/#   /'; fi
 }
-check kcsan        "KCSAN: data-race in rig_splat_race_thread / rig_splat_race_thread"
-check lockdep      "possible deadlock in rig_splat_lockdep_inversion"
-check odebug       "WARNING: ODEBUG bug in rig_splat_"
-check atomic-sleep "BUG: sleeping function called from invalid context in rig_splat_atomic_sleep"
-check kmemleak     "memory leak in rig_splat_leak"
-grep -q 'KASAN' "logs/$id/console.log" && echo "not ok - race: no KASAN in the race kernel" ||
-	echo "ok - race: no KASAN in the race kernel"
+found kcsan        "KCSAN: data-race in rig_splat_race_thread / rig_splat_race_thread"
+found lockdep      "possible deadlock in rig_splat_lockdep_inversion"
+found odebug       "WARNING: ODEBUG bug in rig_splat_"
+found atomic-sleep "BUG: sleeping function called from invalid context in rig_splat_atomic_sleep"
+found kmemleak     "memory leak in rig_splat_leak"
+if ! [ -s "logs/$id/console.log" ] || grep -q 'KASAN' "logs/$id/console.log"; then fail "no KASAN in the race kernel"
+else pass "no KASAN in the race kernel"; fi
 # KCSAN instruments the block layer alone (kcsan_args in host/lib.sh):
 # the scheduler, blk-mq and virtio-blk are built with it, the core kernel
 # is not
@@ -35,8 +38,8 @@ b=$(FLAVOR=race host/build/kernel.sh 2>/dev/null | tail -n1)
 tsan() { local f; for f in "$@"; do grep -q -- -fsanitize=thread "$b/$f" 2>/dev/null && echo "$f"; done; }
 in=$(tsan block/.cfq-iosched.o.cmd block/.blk-mq.o.cmd drivers/block/.virtio_blk.o.cmd | wc -l)
 out=$(tsan kernel/.fork.o.cmd mm/.filemap.o.cmd kernel/time/.hrtimer.o.cmd | wc -l)
-if [ "$in $out" = "3 0" ]; then echo "ok - race: KCSAN instruments the block layer, not the core kernel"
-else echo "not ok - race: KCSAN instruments the block layer, not the core kernel (block objects $in of 3, core $out of 0, build '$b')"; fi
+if [ "$in $out" = "3 0" ]; then pass "KCSAN instruments the block layer, not the core kernel"
+else fail "KCSAN instruments the block layer, not the core kernel (block objects $in of 3, core $out of 0, build '$b')"; fi
 
 # A rotation line names its round's kernel (the default soak's smoke round
 # runs on this one): two rounds at once, the first on debug, the second on
@@ -52,10 +55,10 @@ rc=$?
 s=$logs/two
 fl() { sed -n 's/^flavor=//p' "$s/$1/summary" 2>/dev/null; }
 if [ "$(fl r001) $(fl r002)" = "debug race" ] && [ "$(cut -f11 "$s/rounds" 2>/dev/null | tr '\n' ' ')" = "debug race " ]; then
-	echo "ok - race: a rotation line's flavor boots that kernel for its round (debug, race)"
+	pass "a rotation line's flavor boots that kernel for its round (debug, race)"
 else
-	echo "not ok - race: a rotation line's flavor boots that kernel for its round (got '$(fl r001) $(fl r002)', exit $rc)"
-	tail -5 "$logs/two.out" | sed 's/^/#   /'
+	fail "a rotation line's flavor boots that kernel for its round (got '$(fl r001) $(fl r002)', exit $rc)" \
+		"$(tail -5 "$logs/two.out")"
 fi
 j() { python3 host/report/results.py json "$@" 2>/dev/null; }
 k=$logs/kcidb.json
@@ -65,20 +68,19 @@ host/report/export-kcidb.sh "$s" "$k" 2>/dev/null
 if [ "$(j "$s/summary.json" rounds.0.flavor) $(j "$s/summary.json" rounds.1.flavor)" = "debug race" ] &&
 	[ "$(j "$k" builds.0.config_name) $(j "$k" builds.1.config_name)" = "debug race" ] && ! j "$k" builds.2.id >/dev/null &&
 	[ "$(j "$k" tests.0.build_id) $(j "$k" tests.1.build_id)" = "$(j "$k" builds.0.id) $(j "$k" builds.1.id)" ]; then
-	echo "ok - race: summary.json and the KCIDB export give each round its own kernel"
+	pass "summary.json and the KCIDB export give each round its own kernel"
 else
-	echo "not ok - race: summary.json and the KCIDB export give each round its own kernel"
+	fail "summary.json and the KCIDB export give each round its own kernel"
 fi
 ff=$(sed -n 's/^first_finding_s=//p' "$s/summary" 2>/dev/null)
 if grep -q 'possible deadlock in rig_splat_lockdep_inversion' "$s/summary" 2>/dev/null &&
 	[[ "$ff" =~ ^[0-9]+$ ]] && [ "$ff" -ge 8 ]; then
-	echo "ok - race: the planted report is the soak's first finding, after $ff s (suppressed reports do not count)"
+	pass "the planted report is the soak's first finding, after $ff s (suppressed reports do not count)"
 else
-	echo "not ok - race: the planted report is the soak's first finding, after at least 8 s (got '$ff')"
+	fail "the planted report is the soak's first finding, after at least 8 s (got '$ff')"
 fi
 if [ -f "$s/summary" ] && ! grep -P '^finding\t' "$s/summary" | grep -q 'cfq_'; then
-	echo "ok - race: no finding in a cfq_ function in either round ($(cut -f4 "$s/rounds" | tr '\n' ' '))"
+	pass "no finding in a cfq_ function in either round ($(cut -f4 "$s/rounds" | tr '\n' ' '))"
 else
-	echo "not ok - race: no finding in a cfq_ function in either round"
-	grep -P '^finding\t' "$s/summary" 2>/dev/null | sed 's/^/#   /'
+	fail "no finding in a cfq_ function in either round" "$(grep -P '^finding\t' "$s/summary" 2>/dev/null)"
 fi

@@ -10,15 +10,17 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . host/lib.sh
+TEST_GROUP=realbug
+. tests/lib.sh
 b=bfq-exit-icq-uaf
 logs=$PWD/logs/test-${TEST_STAMP:-x}-realbug
 rm -rf "$logs" && mkdir -p "$logs"
 
 t0=$SECONDS
 if BUG=$b host/build/kernel.sh >"$logs/build.out" 2>&1; then
-	echo "ok - realbug: BUG=$b builds as a kernel variant ($((SECONDS - t0)) s)"
+	pass "BUG=$b builds as a kernel variant ($((SECONDS - t0)) s)"
 else
-	echo "not ok - realbug: BUG=$b builds as a kernel variant"; tail -5 "$logs/build.out" | sed 's/^/#   /'
+	fail "BUG=$b builds as a kernel variant" "$(tail -5 "$logs/build.out")"
 fi
 
 # REPORT=: from the report alone (the kernel carries the bug)
@@ -27,10 +29,9 @@ LOGS=$logs BUG=$b UNDER_TEST='' BUDGET=240 SEED=1 MINIMIZE=0 \
 	host/hunt/report.sh "bugs/$b/report.txt" >"$logs/report.out" 2>&1 || rc=$?
 grep -E '^ (hunt|report|code)' "$logs/report.out" | sed 's/^/# /'
 if [ "$rc" = 1 ] && grep -q 'code under test: bfq' "$logs/report.out" && grep -q 'hunt: came back in r' "$logs/report.out"; then
-	echo "ok - realbug: make repro REPORT= reproduces $b from its public report (exit 1)"
+	pass "make repro REPORT= reproduces $b from its public report (exit 1)"
 else
-	echo "not ok - realbug: make repro REPORT= reproduces $b from its public report (exit $rc)"
-	tail -8 "$logs/report.out" | sed 's/^/#   /'
+	fail "make repro REPORT= reproduces $b from its public report (exit $rc)" "$(tail -n 5 "$logs/report.out")"
 fi
 
 # verify-fix: without the fix it comes back, with it never (the same round)
@@ -39,10 +40,9 @@ LOGS=$logs BUG=$b SEEDS=1 BUDGET=60 SCENARIO=exit-race UNDER_TEST='' \
 	host/hunt/verify-fix.sh >"$logs/verify.out" 2>&1 || rc=$?
 grep '^verify-fix:' "$logs/verify.out" | sed 's/^/# /'
 if [ "$rc" = 0 ] && grep -q '^verify-fix: fixed: .* 1/1 seeds and never with it' "$logs/verify.out"; then
-	echo "ok - realbug: verify-fix with the bug's own fix says fixed (exit 0)"
+	pass "verify-fix with the bug's own fix says fixed (exit 0)"
 else
-	echo "not ok - realbug: verify-fix with the bug's own fix says fixed (exit $rc)"
-	tail -6 "$logs/verify.out" | sed 's/^/#   /'
+	fail "verify-fix with the bug's own fix says fixed (exit $rc)" "$(tail -n 5 "$logs/verify.out")"
 fi
 
 # 125: a probe whose kernel does not build is "cannot test this revision"
@@ -55,8 +55,7 @@ LOGS=$logs host/rig bisect SERIES="$logs/series" EXPECT='no such finding' SCENAR
 	>"$logs/bisect.out" 2>&1 || rc=$?
 for e in $(comm -13 <(echo "$before") <(ls "$RIG_CACHE")); do rm -rf "${RIG_CACHE:?}/$e"; done
 if [ "$rc" = 125 ] && grep -q 'the kernel does not build or boot' "$logs/bisect.out"; then
-	echo "ok - realbug: a revision that does not build: host/rig bisect exits 125"
+	pass "a revision that does not build: host/rig bisect exits 125"
 else
-	echo "not ok - realbug: a revision that does not build: host/rig bisect exits 125 (exit $rc)"
-	tail -6 "$logs/bisect.out" | sed 's/^/#   /'
+	fail "a revision that does not build: host/rig bisect exits 125 (exit $rc)" "$(tail -n 5 "$logs/bisect.out")"
 fi

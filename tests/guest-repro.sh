@@ -7,6 +7,8 @@
 # stressor that causes it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=repro
+. tests/lib.sh
 want='possible deadlock in rig_splat_lockdep_inversion'
 logs=logs/test-${TEST_STAMP:-x}-repro
 rm -rf "$logs"
@@ -14,21 +16,21 @@ LOGS=$PWD/$logs host/hunt/soak.sh control 40 1 >"$logs.soak.out" 2>&1
 rc=$?
 round=$(ls -d "$logs"/soak-*-control/r001 2>/dev/null | head -n1)
 [ "$rc" = 1 ] && grep -qF "$want" "$round/summary" 2>/dev/null &&
-	echo "ok - repro: a soak round of 'control' records the planted finding (soak exit 1)" ||
-	{ echo "not ok - repro: a soak round of 'control' records the planted finding (exit $rc)"; tail -5 "$logs.soak.out" | sed 's/^/#   /'; }
-[ -f "$round/files/plan" ] && echo "ok - repro: the round keeps its plan" || echo "not ok - repro: the round keeps its plan"
+	pass "a soak round of 'control' records the planted finding (soak exit 1)" ||
+	fail "a soak round of 'control' records the planted finding (exit $rc)" "$(tail -5 "$logs.soak.out")"
+check "the round keeps its plan" [ -f "$round/files/plan" ]
 
 out=$(LOGS=$PWD/$logs MINIMIZE=1 TRIES=1 host/hunt/repro.sh "$round" 1 2>&1)
 rc=$?
 sed -n '/^=====/,/^=====/p' <<<"$out" | sed 's/^/# /'
 [ "$rc" = 0 ] && grep -q "reproduced 1 of 1 runs" <<<"$out" && grep -qF "finding: $want" <<<"$out" &&
-	echo "ok - repro: the finding comes back from the round's directory (exit 0)" ||
-	{ echo "not ok - repro: the finding comes back from the round's directory (exit $rc)"; tail -8 <<<"$out" | sed 's/^/#   /'; }
+	pass "the finding comes back from the round's directory (exit 0)" ||
+	fail "the finding comes back from the round's directory (exit $rc)" "$(tail -n 5 <<<"$out")"
 min=$(sed -n 's/^ minimal scenario after .*: //p' <<<"$out")
 if [ -f "$min" ] && [ "$(grep -c '^stressor' "$min")" = 1 ] && grep -q '^stressor  = splat --kind lockdep' "$min"; then
-	echo "ok - repro: MINIMIZE=1 reduces the scenario to the splat stressor"
+	pass "MINIMIZE=1 reduces the scenario to the splat stressor"
 else
-	echo "not ok - repro: MINIMIZE=1 reduces the scenario to the splat stressor"; sed 's/^/#   /' "$min" 2>/dev/null
+	fail "MINIMIZE=1 reduces the scenario to the splat stressor" "$(cat "$min" 2>/dev/null)"
 fi
-host/hunt/scenario.sh check "$min" >/dev/null 2>&1 && echo "ok - repro: the minimal scenario is a valid scenario file" ||
-	echo "not ok - repro: the minimal scenario is a valid scenario file"
+host/hunt/scenario.sh check "$min" >/dev/null 2>&1 && pass "the minimal scenario is a valid scenario file" ||
+	fail "the minimal scenario is a valid scenario file"

@@ -6,23 +6,23 @@
 # group (quick, no guest).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=ktap
+. tests/lib.sh
 ktap=$(ONLY=entry tests/run.sh 2>&1)
 krc=$?
 n=$(grep -c '^  ok [0-9]* - entry: ' <<<"$ktap")
-[ "$(head -n2 <<<"$ktap" | tr '\n' ' ')" = "KTAP version 1 1..1 " ] &&
-	echo "ok - ktap: version line and plan 1..1" || echo "not ok - ktap: version line and plan 1..1"
-[ "$(sed -n 3,4p <<<"$ktap" | tr '\n' ' ')" = "# entry   KTAP version 1 " ] &&
-	echo "ok - ktap: the group's subtests start with an indented version line" ||
-	echo "not ok - ktap: the group's subtests start with an indented version line"
+check "version line and plan 1..1" [ "$(head -n2 <<<"$ktap" | tr '\n' ' ')" = "KTAP version 1 1..1 " ]
+check "the group's subtests start with an indented version line" \
+	[ "$(sed -n 3,4p <<<"$ktap" | tr '\n' ' ')" = "# entry   KTAP version 1 " ]
 if [ "$n" -gt 10 ] && [ "$(grep -o '^  ok [0-9]*' <<<"$ktap" | awk '{print $2}' | tr '\n' ' ')" = "$(seq -s ' ' 1 "$n") " ] &&
 	grep -qx 'ok 1 entry' <<<"$ktap"; then
-	echo "ok - ktap: $n checks as subtests numbered 1..$n, then 'ok 1 entry'"
+	pass "$n checks as subtests numbered 1..$n, then 'ok 1 entry'"
 else
-	echo "not ok - ktap: the checks as numbered subtests, then 'ok 1 entry'"; head -8 <<<"$ktap" | sed 's/^/#   /'
+	fail "the checks as numbered subtests, then 'ok 1 entry'" "$ktap"
 fi
 [ "$(tail -n1 <<<"$ktap")" = "$n passed, 0 failed" ] && [ "$krc" = 0 ] &&
-	echo "ok - ktap: the closing line '$n passed, 0 failed' (exit 0)" ||
-	echo "not ok - ktap: the closing line '$n passed, 0 failed' (exit $krc: '$(tail -n1 <<<"$ktap")')"
+	pass "the closing line '$n passed, 0 failed' (exit 0)" ||
+	fail "the closing line '$n passed, 0 failed' (exit $krc: '$(tail -n1 <<<"$ktap")')"
 
 # a skipped check keeps its KTAP directive ("# SKIP reason"), counts as
 # passed and is named in its group's line (a group in a scratch copy)
@@ -36,7 +36,7 @@ out=$(env -u ONLY "$tmp/tests/run.sh" 2>&1)
 if grep -qx '  ok 2 - skipper: two # SKIP no such device here' <<<"$out" &&
 	grep -qx '  ok 1 - skipper: one % with a hash' <<<"$out" &&
 	grep -q '^# skipper: 2 passed (1 skipped), 0 failed' <<<"$out" && [ "$(tail -n1 <<<"$out")" = "2 passed, 0 failed" ]; then
-	echo "ok - ktap: a skipped check keeps '# SKIP reason' and counts as passed"
+	pass "a skipped check keeps '# SKIP reason' and counts as passed"
 else
-	echo "not ok - ktap: a skipped check keeps '# SKIP reason' and counts as passed"; sed 's/^/#   /' <<<"$out" | head -8
+	fail "a skipped check keeps '# SKIP reason' and counts as passed" "$out"
 fi

@@ -14,6 +14,8 @@
 # findings and the rounds they were seen in).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=results
+. tests/lib.sh
 logs=$PWD/logs/test-${TEST_STAMP:-x}-results
 rm -rf "$logs" && mkdir -p "$logs/ssh"
 d=$logs/ssh
@@ -60,24 +62,20 @@ for _ in $(seq 1 20); do
 	sleep 0.5
 done
 if [ "$(ssh -F "$d/ssh_config" shardhost 'echo $SSH_CONNECTION' 2>&1 | awk '{print $4}')" = "$port" ]; then
-	echo "ok - results: sshd on 127.0.0.1:$port answers with the test's key"
+	pass "sshd on 127.0.0.1:$port answers with the test's key"
 else
-	echo "not ok - results: sshd on 127.0.0.1:$port answers with the test's key"; tail -5 "$d/sshd.log" | sed 's/^/#   /'; exit 1
+	fail "sshd on 127.0.0.1:$port answers with the test's key" "$(tail -5 "$d/sshd.log")"; exit 1
 fi
 
 printf 'control 30 alloc\n' >"$logs/control30.rot"
 j() { python3 host/report/results.py json "$@" 2>/dev/null; }
-check() { # NAME COMMAND...: ok when COMMAND succeeds
-	local name=$1; shift
-	if "$@"; then echo "ok - results: $name"; else echo "not ok - results: $name"; fi
-}
 validate() { python3 tests/kcidb/validate.py tests/kcidb/kcidb-io.schema.v5.3.json "$1"; }
 
 # the soak in one place, two guests at once
 SOAK_ID=ref ROUNDS=1-2 JOBS=2 KEEP_GOING=1 LOGS=$logs host/hunt/soak.sh "$logs/control30.rot" 1h 11 >"$logs/ref.out" 2>&1
 rc=$?
 s=$logs/ref
-[ -f "$s/summary.json" ] || { echo "not ok - results: the soak wrote summary.json (exit $rc)"; tail -5 "$logs/ref.out" | sed 's/^/#   /'; exit 1; }
+[ -f "$s/summary.json" ] || { fail "the soak wrote summary.json (exit $rc)" "$(tail -5 "$logs/ref.out")"; exit 1; }
 both() { [ "$rc" = 1 ] && grep -q 'running: r1 [0-9]* s, r2' "$logs/ref.out"; }
 check "JOBS=2 ran rounds 1 and 2 at once; planted findings (exit 1)" both
 check "soak summary.json: schema, type and id" \
@@ -110,8 +108,8 @@ check "round summary.json: the round's seed, duration, vCPUs and fault sets" \
 host/report/export-kcidb.sh "$s" "$logs/kcidb.json" 2>"$logs/kcidb.err"
 out=$(validate "$logs/kcidb.json" 2>&1)
 vrc=$?
-if [ "$vrc" = 0 ] && [ -s "$logs/kcidb.json" ]; then echo "ok - results: the KCIDB export is valid against the published schema v5.3"
-else echo "not ok - results: the KCIDB export is valid against the published schema v5.3 (validator exit $vrc)"; cat "$logs/kcidb.err" - <<<"$out" | sed 's/^/#   /' | head -5; fi
+if [ "$vrc" = 0 ] && [ -s "$logs/kcidb.json" ]; then pass "the KCIDB export is valid against the published schema v5.3"
+else fail "the KCIDB export is valid against the published schema v5.3 (validator exit $vrc)" "$(cat "$logs/kcidb.err" - <<<"$out")"; fi
 check "export-kcidb: 1 checkout, 1 build, 2 tests (FAIL), 1 issue, 2 incidents" \
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 sys.exit(not ([len(d[k]) for k in ("checkouts", "builds", "tests", "issues", "incidents")] == [1, 1, 2, 1, 2]
@@ -134,8 +132,8 @@ out=$(sed -n 's|^ summary: \(.*\)/summary and summary.json$|\1|p' "$logs/shard.o
 m=$out/summary.json
 r=$s/summary.json
 merged() { [ "$src" = 1 ] && [ -f "$m" ]; }
-check "two shards ran and merged (exit 1: findings)" merged
-merged || tail -8 "$logs/shard.out" | sed 's/^/#   /'
+if merged; then pass "two shards ran and merged (exit 1: findings)"
+else fail "two shards ran and merged (exit 1: findings)" "$(tail -n 5 "$logs/shard.out")"; fi
 hosts=$(j "$m" hosts)
 check "one shard ran here, one on shardhost over ssh ($hosts)" \
 	[ "$hosts" = "$(python3 -c 'import json, sys; print(json.dumps(sorted(sys.argv[1:])))' "$(hostname)" shardhost)" ]
@@ -155,9 +153,9 @@ same() { # WHAT PYTHON-EXPR: the same in the merge and in the soak run in one pl
 	a=$(python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$m" 2>&1)
 	b=$(python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$r" 2>&1)
 	if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "[]" ]; then
-		echo "ok - results: the merge of the shards has the soak's $1"; echo "#   $a" | cut -c1-200
+		pass "the merge of the shards has the soak's $1"; echo "#   $a" | cut -c1-200
 	else
-		echo "not ok - results: the merge of the shards has the soak's $1"; printf '#   merge: %s\n#   soak:  %s\n' "$a" "$b" | cut -c1-300
+		fail "the merge of the shards has the soak's $1" "$(printf 'merge: %s\nsoak:  %s\n' "$a" "$b" | cut -c1-296)"
 	fi
 }
 same "rounds and seeds" '[(x["round"], x["seed"], x["scenario"], x["faults"], x["duration_s"]) for x in d["rounds"]]'

@@ -7,12 +7,14 @@
 # the settings table (host/knobs) it checks names against is the README's.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+TEST_GROUP=rig
+. tests/lib.sh
 root=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/cache" "$tmp/logs"
-check() { # RC WANT DESCRIPTION
-	if [ "$1" = "$2" ]; then echo "ok - rig: $3 (exit $1)"; else echo "not ok - rig: $3 (exit $1, want $2)"; sed 's/^/#   /' "$tmp/out" | tail -n 5; fi
+exits() { # RC WANT DESCRIPTION
+	if [ "$1" = "$2" ]; then pass "$3 (exit $1)"; else fail "$3 (exit $1, want $2)" "$(tail -n 5 "$tmp/out")"; fi
 }
 rig() { # DIR ARGS...: host/rig of that copy, output in $tmp/out
 	local d=$1
@@ -28,10 +30,10 @@ for args in "" "nosuch" "soak NOSUCH=1" "soak scenario=hunt" "soak DURATION=1m5"
 	rig "$root" $args
 	rc=$?
 	[ "$rc" != 2 ] || [ -z "$(ls -A "$tmp/cache")" ] || rc="2 with a cache entry"
-	check "$rc" 2 "bad input '$args' refused before any work"
+	exits "$rc" 2 "bad input '$args' refused before any work"
 done
 grep -q "unknown setting 'NOSUCH'" < <(RIG_CACHE="$tmp/cache" "$root/host/rig" soak NOSUCH=1 2>&1)
-check $? 0 "an unknown setting is named"
+exits $? 0 "an unknown setting is named"
 
 # DEPS=skip: nothing installed, the tools checked; a missing one is named
 mkdir "$tmp/bin"
@@ -41,37 +43,37 @@ done
 PATH=$tmp/bin DEPS=skip "$root/host/deps.sh" >"$tmp/out" 2>&1
 rc=$?
 grep -q "DEPS=skip: missing: qemu-system-x86_64" "$tmp/out" || rc="$rc without naming qemu"
-check "$rc" 2 "DEPS=skip on a host without QEMU names it"
+exits "$rc" 2 "DEPS=skip on a host without QEMU names it"
 DEPS=skip "$root/host/deps.sh" >"$tmp/out" 2>&1
-check $? 0 "DEPS=skip on this host: every tool is there"
+exits $? 0 "DEPS=skip on this host: every tool is there"
 rig "$root" soak DEPS=yum
-check $? 2 "DEPS=yum is refused"
+exits $? 2 "DEPS=yum is refused"
 
 # 0 and 1: a test group's outcome comes through (make would turn 1 into 2)
 mkdir "$tmp/copy"
 git -C "$root" ls-files -z --cached --others --exclude-standard |
 	(cd "$root" && xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$tmp/copy"
 rig "$tmp/copy" test ONLY=ktap
-check $? 0 "test ONLY=ktap passes"
+exits $? 0 "test ONLY=ktap passes"
 printf 'echo "not ok - planted failure"\n' >>"$tmp/copy/tests/ktap.sh"
 rig "$tmp/copy" test ONLY=ktap
-check $? 1 "a failed check is exit 1, not make's 2"
+exits $? 1 "a failed check is exit 1, not make's 2"
 
 # 3: a build that fails (the stressors do not compile) after a good check
 printf 'this is not C\n' >>"$tmp/copy/stress/readers.c"
 rig "$tmp/copy" soak SCENARIO=smoke DURATION=60s
 rc=$?
 [ -z "$(ls -A "$tmp/cache")" ] || rc="$rc with a cache entry"
-check "$rc" 3 "a stressor that does not build is exit 3, before any kernel"
+exits "$rc" 3 "a stressor that does not build is exit 3, before any kernel"
 
 # show: a soak's end screen; knobs: the README's settings table is host/knobs
 mkdir -p "$tmp/logs/soak-x"
 printf 'status=clean\n' >"$tmp/logs/soak-x/summary"
 rig "$root" show SOAK=soak-x && grep -qx 'status=clean' "$tmp/out"
-check $? 0 "show SOAK=NAME prints that soak's summary"
+exits $? 0 "show SOAK=NAME prints that soak's summary"
 "$root/host/rig" knobs --markdown >"$tmp/knobs.md"
 awk '/^\| knob \| default/ { on = 1 } on && !/^\|/ { exit } on' "$root/README.md" | diff - "$tmp/knobs.md" >"$tmp/out"
-check $? 0 "the README's settings table is host/rig knobs --markdown"
+exits $? 0 "the README's settings table is host/rig knobs --markdown"
 
 # every make command the README shows is one the rig accepts: its settings
 # and files pass host/rig --check (placeholders stand for real files here)
@@ -106,4 +108,4 @@ while IFS= read -r line; do
 done < <({ grep -E '^    ([A-Z_]+=[^ ]+ )*make [a-z]' "$root/README.md" | sed 's/#.*//; s/^ *//'
 	grep -oE '`([A-Z_]+=[^ `]+ )*make [a-z][^`]*`' "$root/README.md" | tr -d '`'; } | sed 's/ *$//' | sort -u)
 [ "$n" -ge 10 ] && [ -z "$bad" ] && [ -z "$(ls -A "$tmp/cache")" ]
-check $? 0 "the README's $n make commands pass host/rig --check, nothing built${bad:+ (refused:$bad)}"
+exits $? 0 "the README's $n make commands pass host/rig --check, nothing built${bad:+ (refused:$bad)}"
