@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,8 @@ static const char intro[] =
 	"queue/nr_requests): valid writes must succeed and read back equal; invalid\n"
 	"ones (garbage, negative, huge, empty, out of range) must fail with EINVAL\n"
 	"(ERANGE accepted for the huge number) and leave the value unchanged. A\n"
-	"thread reads show_status meanwhile (non-empty, < 4096 bytes). The values\n"
+	"thread reads the scheduler's state meanwhile (<sysfs-root>/kernel/debug/\n"
+	"block/<disk>/sched/queues: a header of queues=N, then a line a queue). The values\n"
 	"found at start are restored at exit. ops = writes. ENOENT/ENODEV (the\n"
 	"scheduler was switched away) is counted apart, not as an error.\n";
 
@@ -206,6 +208,24 @@ static void do_step(struct step *s)
 		snprintf(t->cur, sizeof(t->cur), "%s", now);
 }
 
+/* The disk's scheduler state in debugfs, from its queue directory (.../DISK/queue) */
+static void status_path_for(const char *qdir)
+{
+	char real[PATH_MAX], *slash;
+	const char *disk;
+
+	if (!realpath(qdir, real))
+		snprintf(real, sizeof(real), "%s", qdir);
+	slash = strrchr(real, '/');
+	if (slash)
+		*slash = 0;	/* drop "/queue" */
+	slash = strrchr(real, '/');
+	disk = slash ? slash + 1 : real;
+	if (snprintf(status_path, sizeof(status_path), "%s/kernel/debug/block/%s/sched/queues",
+		     opt.sysfs_root, disk) >= (int)sizeof(status_path))
+		usage_error("--sysfs-root: path too long");
+}
+
 static void *status_reader(void *arg)
 {
 	char *buf = malloc(3 * 4096);
@@ -216,11 +236,11 @@ static void *status_reader(void *arg)
 		int n = sysfs_read(status_path, buf, 3 * 4096);
 		if (gone(-n))
 			;	/* scheduler switched away, see do_step */
-		else if (n <= 0 || n >= 4096) {
+		else if (n <= 0 || strncmp(buf, "queues=", 7)) {
 			stats_error(&st[0]);
 			if (shown++ < 5)
-				fprintf(stderr, "tunables: show_status %s\n",
-					n < 0 ? strerror(-n) : n == 0 ? "is empty" : "is a page or more");
+				fprintf(stderr, "tunables: %s %s\n", status_path,
+					n < 0 ? strerror(-n) : n == 0 ? "is empty" : "has no queues= header");
 		}
 		sleep_us(1000);
 	}
@@ -293,10 +313,10 @@ int main(int argc, char **argv)
 
 	parse_options(argc, argv, "tunables", options, intro, NULL);
 	if (opt.clients != 1)
-		usage_error("tunables runs one writer client (plus a show_status reader)");
+		usage_error("tunables runs one writer client (plus a reader of the state)");
 	if (queue_dir_for_dev(opt.dev, qdir, sizeof(qdir)))
 		usage_error("--dev is required");
-	snprintf(status_path, sizeof(status_path), "%s/iosched/show_status", qdir);
+	status_path_for(qdir);
 	for (int i = 0; i < NTUN; i++) {
 		struct tunable *t = &tun[i];
 		if (t->present < 0)

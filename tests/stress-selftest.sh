@@ -167,7 +167,8 @@ make_fake() {
 		echo "${kv#*=}" >"$q/iosched/${kv%%=*}"
 	done
 	echo "[tgid] pgid pid uid gid" >"$q/iosched/key_type"
-	echo "cfq status: fake" >"$q/iosched/show_status"
+	mkdir -p "$fake/kernel/debug/block/vda/sched"
+	echo "queues=0 busy=0 oom_allocs=0 requeued=0 max_in_driver=0" >"$fake/kernel/debug/block/vda/sched/queues"
 	for c in 0 1 2 3; do
 		mkdir -p "$fake/devices/system/cpu/cpu$c"
 		echo 1 >"$fake/devices/system/cpu/cpu$c/online"

@@ -1,5 +1,5 @@
 # Scheduler checks for cfq: module load, defaults and bounds of every
-# tunable, show_status, switching under I/O on a virtio disk and a null_blk
+# tunable, its debugfs state, switching under I/O on a virtio disk and a null_blk
 # device, rmmod while in use and after, and the slicing behaviour itself.
 # Each check prints "ok - cfq: ..." or "not ok - cfq: ..." to the results.
 # This file holds the helpers and the setup; the checks are in sections,
@@ -10,11 +10,16 @@ bad() { rig_result "not ok - cfq: $*"; }
 expect() { if [ "$1" = "$2" ]; then ok "$3"; else bad "$3 (got '$1', want '$2')"; fi; }
 cur_sched() { sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$1/queue/scheduler"; }
 sw() { echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null && [ "$(cur_sched "$1")" = "$2" ]; }
-# the first number of a show_status line: status_num "$st" requeued
-status_num() { printf '%s\n' "$1" | sed -n "s/^$2: \([0-9]*\).*/\1/p"; }
-# the high-water mark of in-driver requests in a show_status text ("in
-# driver: N (max M)")
-driver_max() { printf '%s\n' "$1" | sed -n 's/^in driver: .*(max \([0-9]*\)).*/\1/p'; }
+# the scheduler's state in debugfs: sched_state DISK [FILE] (queues, the
+# default: "queues=N busy=N oom_allocs=N requeued=N max_in_driver=N" and a
+# line a queue; active_queue; rr_list)
+sched_state() { cat "/sys/kernel/debug/block/$1/sched/${2:-queues}" 2>&1; }
+# the first "NAME=N" of such a text: state_num "$st" requeued
+state_num() {
+	printf '%s\n' "$1" | awk -v k="$2=" '{ for (i = 1; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }'
+}
+# the high-water mark of in-driver requests
+driver_max() { state_num "$1" max_in_driver; }
 # nullb0's scheduler directory (the sections' device)
 # shellcheck disable=SC2034 # read by the sections
 N=/sys/block/nullb0/queue/iosched

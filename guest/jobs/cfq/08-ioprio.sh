@@ -99,7 +99,7 @@ else
 fi
 ionice -c 2 -n 6 dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=200000 2>/dev/null & a=$!
 sleep 1
-st=$(cat /sys/block/nullb0/queue/iosched/show_status)
+st=$(sched_state nullb0)
 kill $a 2>/dev/null; wait $a 2>/dev/null
-printf '%s\n' "$st" | grep -q "key=$a prio=be/6" && ok "show_status shows a queue's class and level (be/6)" ||
-	bad "show_status shows a queue's class and level (no 'key=$a prio=be/6')"
+printf '%s\n' "$st" | grep -q "^key=$a type=pid prio=be/6 " && ok "debugfs shows a queue's class and level (be/6)" ||
+	bad "debugfs shows a queue's class and level (no 'key=$a type=pid prio=be/6')"

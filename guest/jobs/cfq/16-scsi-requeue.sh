@@ -9,14 +9,13 @@ if modprobe scsi_debug dev_size_mb=64 statistics=1 every_nth=16 opts=0x10; then
 	sleep 1
 	sd=$(devnode sdebug)
 	if [ -b "$sd" ] && sw "${sd#/dev/}" cfq; then
-		S=/sys/block/${sd#/dev/}/queue/iosched
 		readers --dev "$sd" --size $((32 << 20)) --clients 3 --engine aio --qd 8 --pattern rand \
 			--duration 4 --seed 5 >/tmp/sdreq.r 2>&1; rrc=$?
 		writers --dev "$sd" --offset $((32 << 20)) --size $((16 << 20)) --clients 1 --mode direct \
 			--qd 8 --duration 4 --seed 5 >/tmp/sdreq.w 2>&1; wrc=$?
-		st=$(cat $S/show_status)
-		rq=$(status_num "$st" requeued)
-		dr=$(status_num "$st" "in driver")
+		st=$(sched_state "${sd#/dev/}")
+		rq=$(state_num "$st" requeued)
+		dr=$(state_num "$(sched_state "${sd#/dev/}" active_queue)" in_driver)
 		rig_result "# scsi_debug retries: requeued $rq, in driver after the load: $dr"
 		expect "$rrc/$wrc" 0/0 "readers/writers on scsi_debug with retried commands (data verified)"
 		[ "${rq:-0}" -gt 0 ] && [ "$dr" = 0 ] &&
