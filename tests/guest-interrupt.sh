@@ -51,10 +51,13 @@ fi
 LOGS=$logs SOAK_ID=kill host/hunt/soak.sh smoke 60s 4 >"$logs/kill.out" 2>&1 &
 pid=$!
 if wait_for "$logs/kill/r001/console.log" 400 'RIG: stressor 1:'; then
-	pkill -KILL -f "qemu-system.*$logs/kill/" || true
+	# the kill must hit a guest: else the soak ends clean and proves nothing
+	pkill -KILL -f "qemu-system.*$logs/kill/"
+	killed=$?
 	wait "$pid"
 	rc=$?
-	[ -f "$logs/kill/summary" ] && s=$(sed -n 's/^status=//p' "$logs/kill/summary") && kept "$logs/kill" "$s"
+	[ "$killed" = 0 ] && [ -f "$logs/kill/summary" ] && s=$(sed -n 's/^status=//p' "$logs/kill/summary") &&
+		[ "$s" != clean ] && kept "$logs/kill" "$s"
 	r=$?
 else
 	kill -TERM "$pid" 2>/dev/null; wait "$pid"

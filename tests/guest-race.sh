@@ -73,7 +73,7 @@ else
 	fail "summary.json and the KCIDB export give each round its own kernel"
 fi
 ff=$(sed -n 's/^first_finding_s=//p' "$s/summary" 2>/dev/null)
-if grep -q 'possible deadlock in rig_splat_lockdep_inversion' "$s/summary" 2>/dev/null &&
+if grep -P -m1 '^finding\t' "$s/summary" 2>/dev/null | grep -q 'possible deadlock in rig_splat_lockdep_inversion' &&
 	[[ "$ff" =~ ^[0-9]+$ ]] && [ "$ff" -ge 8 ]; then
 	pass "the planted report is the soak's first finding, after $ff s (suppressed reports do not count)"
 else
