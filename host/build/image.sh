@@ -29,7 +29,7 @@ for src in "$RIG_ROOT"/guest/modules/*/; do
 	[ -f "$src/Kbuild" ] && compgen -G "$src/*.c" >/dev/null || continue
 	ext="$build/extmod/$m"
 	mkdir -p "$ext"
-	cp "$src"/*.c "$src"/Kbuild "$ext/"
+	cp "$src"/*.[ch] "$src"/Kbuild "$ext/"
 	make -s -C "$(kernel_tree)" O="$build" M="$ext" modules >"$ext/build.log" 2>&1 ||
 		{ cat "$ext/build.log" >&2; die "test module $m did not build (guest/modules/$m)"; }
 done

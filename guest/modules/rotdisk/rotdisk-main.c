@@ -44,21 +44,7 @@
  * under it.  The page xarray has its own lock and is used only in process
  * context; pages are freed only at module exit.
  */
-#include <linux/blk-mq.h>
-#include <linux/blkdev.h>
-#include <linux/debugfs.h>
-#include <linux/highmem.h>
-#include <linux/hrtimer.h>
-#include <linux/math64.h>
-#include <linux/module.h>
-#include <linux/seq_file.h>
-#include <linux/slab.h>
-#include <linux/spinlock.h>
-#include <linux/xarray.h>
-#include <linux/version.h>
-
-#define ROTDISK_MAX_LAG_NS	NSEC_PER_MSEC
-#define ROTDISK_MAX_DEVICES	64
+#include "rotdisk.h"
 
 static unsigned long capacity_mb = 8192;
 module_param(capacity_mb, ulong, 0444);
@@ -91,99 +77,9 @@ static unsigned int nr_devices = 1;
 module_param(nr_devices, uint, 0444);
 MODULE_PARM_DESC(nr_devices, "Number of disks /dev/rotdiskN (default 1)");
 
-/* Derived from the parameters at load time, read-only afterwards. */
-static struct {
-	u64 cap, cache_sectors;		/* capacity, track cache, in sectors */
-	u64 rev_ns, settle_ns, full_ns;	/* one revolution, seek times */
-	u64 bytes_per_s;		/* media rate */
-	u32 spt;			/* sectors per track */
-} geom;
-
-struct rotdisk_stats {
-	u64 reads, writes, sectors;
-	u64 seq_hits;			/* started exactly at head */
-	u64 cache_hits;			/* read inside the track cache window */
-	u64 seeks;			/* paid seek + rotation */
-	u64 seek_ns, rot_ns, xfer_ns;	/* model time */
-	unsigned int max_queued;	/* longest fifo seen */
-};
-
-struct rotdisk {
-	struct gendisk *disk;
-	struct blk_mq_tag_set tag_set;
-	struct dentry *dbg;
-	struct hrtimer timer;		/* expires when the fifo head is done */
-
-	spinlock_t lock;		/* see "Lock rules" above */
-	struct list_head fifo;		/* started, not ended, arrival order */
-	unsigned int queued;		/* length of fifo */
-	bool busy;			/* fifo non-empty, timer armed */
-	ktime_t deadline;		/* wall-clock expiry of the head */
-	sector_t head;			/* sector after the last one served */
-	bool last_read;			/* last request served was a read */
-	u64 clock_ns;			/* model time: sum of service times */
-	struct rotdisk_stats st;
-
-	struct xarray pages;		/* memory_backed: page index -> page */
-	atomic_long_t nr_pages;
-};
-
+struct rotdisk_geom geom;
 static int rotdisk_major;
 static struct rotdisk *rotdisks[ROTDISK_MAX_DEVICES];
-
-/* settle + (full - settle) * sqrt(d / cap), with d / cap in Q32 */
-static u64 rotdisk_seek_ns(u64 d)
-{
-	unsigned int shift = max(fls64(geom.cap), 32) - 32;
-	u64 frac;
-
-	d = min(d, geom.cap);
-	frac = div64_u64((d >> shift) << 32, geom.cap >> shift);
-	return geom.settle_ns +
-	       (((geom.full_ns - geom.settle_ns) * int_sqrt64(frac)) >> 16);
-}
-
-/*
- * Serve @rq in the model: advance head and clock, account the stats, and
- * set the wall-clock deadline to @start plus the scaled service time.
- * Called with d->lock held.
- */
-static void rotdisk_model(struct rotdisk *d, struct request *rq, ktime_t start)
-{
-	sector_t pos = blk_rq_pos(rq);
-	unsigned int nr = blk_rq_sectors(rq);
-	bool is_read = req_op(rq) == REQ_OP_READ;
-	u64 seek = 0, rot = 0, xfer, cur;
-	u32 sec;
-
-	xfer = div64_u64((u64)nr * SECTOR_SIZE * NSEC_PER_SEC, geom.bytes_per_s);
-	if (pos == d->head) {
-		d->st.seq_hits++;
-	} else if (is_read && d->last_read && pos > d->head &&
-		   pos - d->head <= geom.cache_sectors) {
-		d->st.cache_hits++;
-	} else {
-		seek = rotdisk_seek_ns(pos > d->head ? pos - d->head :
-						       d->head - pos);
-		div64_u64_rem(d->clock_ns + seek, geom.rev_ns, &cur);
-		div_u64_rem(pos, geom.spt, &sec);
-		rot = div_u64((u64)sec * geom.rev_ns, geom.spt);
-		rot = rot >= cur ? rot - cur : rot + geom.rev_ns - cur;
-		d->st.seeks++;
-	}
-
-	d->clock_ns += seek + rot + xfer;
-	d->head = pos + nr;
-	d->last_read = is_read;
-	d->st.reads += is_read;
-	d->st.writes += !is_read;
-	d->st.sectors += nr;
-	d->st.seek_ns += seek;
-	d->st.rot_ns += rot;
-	d->st.xfer_ns += xfer;
-	d->deadline = ktime_add_ns(start, div_u64((seek + rot + xfer) *
-						  time_scale_pct, 100));
-}
 
 static enum hrtimer_restart rotdisk_timer_fn(struct hrtimer *timer)
 {
@@ -215,62 +111,6 @@ static enum hrtimer_restart rotdisk_timer_fn(struct hrtimer *timer)
 	if (rq)
 		blk_mq_end_request(rq, BLK_STS_OK);
 	return ret;
-}
-
-/* memory_backed: the page holding @sector, allocated if @alloc */
-static struct page *rotdisk_page(struct rotdisk *d, sector_t sector, bool alloc)
-{
-	pgoff_t idx = sector >> PAGE_SECTORS_SHIFT;
-	struct page *page, *old;
-
-	page = xa_load(&d->pages, idx);
-	if (page || !alloc)
-		return page;
-
-	page = alloc_page(GFP_NOIO | __GFP_ZERO | __GFP_HIGHMEM);
-	if (!page)
-		return NULL;
-	old = xa_cmpxchg(&d->pages, idx, NULL, page, GFP_NOIO);
-	if (!old) {
-		atomic_long_inc(&d->nr_pages);
-		return page;
-	}
-	__free_page(page);
-	return xa_is_err(old) ? NULL : old;	/* lost a race: use theirs */
-}
-
-/* memory_backed: move the data of @rq; may sleep */
-static int rotdisk_copy(struct rotdisk *d, struct request *rq)
-{
-	bool write = op_is_write(req_op(rq));
-	sector_t sector = blk_rq_pos(rq);
-	struct req_iterator iter;
-	struct bio_vec bv;
-
-	/* a segment lies in one page, but may straddle two store pages */
-	rq_for_each_segment(bv, rq, iter) {
-		unsigned int done, n, off, bo;
-		struct page *page;
-
-		for (done = 0; done < bv.bv_len; done += n) {
-			off = (sector & (PAGE_SECTORS - 1)) << SECTOR_SHIFT;
-			n = min_t(unsigned int, bv.bv_len - done, PAGE_SIZE - off);
-			bo = bv.bv_offset + done;
-			page = rotdisk_page(d, sector, write);
-			sector += n >> SECTOR_SHIFT;
-			if (write && !page)
-				return -ENOMEM;
-			if (write)
-				memcpy_page(page, off, bv.bv_page, bo, n);
-			else if (page)
-				memcpy_page(bv.bv_page, bo, page, off, n);
-			else
-				memzero_page(bv.bv_page, bo, n);
-		}
-		if (!write)
-			flush_dcache_page(bv.bv_page);
-	}
-	return 0;
 }
 
 static blk_status_t rotdisk_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -478,6 +318,7 @@ static int __init rotdisk_init(void)
 	geom.settle_ns = (u64)seek_settle_us * NSEC_PER_USEC;
 	geom.full_ns = (u64)seek_full_us * NSEC_PER_USEC;
 	geom.cache_sectors = (u64)track_cache_kb * 1024 / SECTOR_SIZE;
+	geom.scale_pct = time_scale_pct;
 
 	rotdisk_major = register_blkdev(0, "rotdisk");
 	if (rotdisk_major < 0)
