@@ -48,5 +48,5 @@ else
 	if grep -q '^suppressed' "$r/summary"; then fail "all: no suppressed report" "$(grep '^suppressed' "$r/summary")"
 	else pass "all: no suppressed report (fail_function no longer trips lockdep)"; fi
 	fired=$(awk '/^fault /{split($3, kv, "="); s += kv[2]} END {print s + 0}' "$r/results.log")
-	[ "$fired" -gt 0 ] && pass "all: $fired injections before the control" || fail "all: no injection fired"
+	[ "$fired" -gt 0 ] && pass "all: $fired injections fired in the round" || fail "all: no injection fired"
 fi
