@@ -64,6 +64,14 @@ f=$(scn tunbad "${base[@]}" "iosched = slice_idle")
 expect "iosched without a value" 2 "tunbad.scn:4: iosched must be tunable=value words" host/hunt/scenario.sh check "$f"
 f=$(scn tunnone "duration = 30" "scheduler = none" "iosched = slice_idle=20" "stressor = readers@virtio")
 expect "iosched with scheduler none" 2 "tunnone.scn:0: iosched is set but scheduler = none" host/hunt/scenario.sh check "$f"
+f=$(scn q "${base[@]}" "queue = io_timeout=1000 nr_requests=16")
+expect "queue attributes reach the plan" 0 "^PLAN_QUEUE='io_timeout=1000 nr_requests=16'$" host/hunt/scenario.sh plan "$f" 7
+f=$(scn qbad "${base[@]}" "queue = io_timeout")
+expect "queue attribute without a value" 2 "qbad.scn:4: queue must be attribute=value words" host/hunt/scenario.sh check "$f"
+f=$(scn lun "duration = 30" "devices = sdebug sdebug2" "sdebug = max_queue=2" "stressor = readers@sdebug2")
+expect "sdebug2 without a second LUN" 2 "lun.scn:0: sdebug2 needs sdebug among the devices with max_luns=2" host/hunt/scenario.sh check "$f"
+f=$(scn lun2 "duration = 30" "devices = sdebug sdebug2" "sdebug = max_luns=2" "stressor = readers@sdebug2")
+expect "sdebug2 with max_luns=2" 0 "" host/hunt/scenario.sh check "$f"
 f=$(scn leak "${base[@]}" "kmemleak = on")
 expect "kmemleak = on reaches the plan" 0 "^PLAN_KMEMLEAK='on'$" host/hunt/scenario.sh plan "$f" 7
 f=$(scn leakbad "${base[@]}" "kmemleak = yes")

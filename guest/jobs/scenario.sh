@@ -36,6 +36,8 @@ for d in $PLAN_DEVICES; do
 		nullb_as_disk nullb0 ;;
 	sdebug) modprobe scsi_debug dev_size_mb=256 $PLAN_SDEBUG || { rig_finding rig-sdebug; exit 1; }
 		sleep 1 ;;
+	sdebug2) # its second disk (max_luns=2): wait for the scan to add it
+		n=0; while [ -z "$(devnode sdebug2)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done ;;
 	esac
 done
 [ "$PLAN_SCHED" = cfq ] && modprobe cfq-iosched
@@ -54,7 +56,12 @@ for d in $PLAN_DEVICES; do
 	nodes="$nodes${nodes:+,}$n"	# for paths' --peers
 	echo "$PLAN_SCHED" >"/sys/block/${n#/dev/}/queue/scheduler" ||
 		{ rig_finding rig-select "$PLAN_SCHED" "$d"; exit 1; }
-	# the scenario's tunables (a round recorded before they existed has none)
+	# the scenario's queue attributes and tunables (a round recorded
+	# before they existed has none)
+	for t in ${PLAN_QUEUE:-}; do
+		echo "${t#*=}" >"/sys/block/${n#/dev/}/queue/${t%%=*}" ||
+			{ rig_finding rig-queue "$t" "$d"; exit 1; }
+	done
 	defaults=$(slice_tunables "${n#/dev/}")
 	for t in ${PLAN_IOSCHED:-}; do
 		echo "${t#*=}" >"/sys/block/${n#/dev/}/queue/iosched/${t%%=*}" ||

@@ -10,13 +10,18 @@
 # A scenario is "key = value" lines; '#' starts a comment. Keys:
 #   duration  = 60 | 90s | 5m | 1h     run time of one round
 #   seed      = N                      default seed (SEED= on the command line wins)
-#   devices   = virtio nullb sdebug    the test devices to set up
+#   devices   = virtio nullb sdebug [sdebug2]   the test devices to set up;
+#                                      sdebug2 is scsi_debug's second disk
+#                                      (max_luns=2 or num_tgts=2): a second
+#                                      request queue on the host's tag set
 #   scheduler = cfq | mq-deadline | kyber | bfq | none   on every test device
 #   nullb     = MODULE-PARAMS          null_blk parameters (queue_mode=2 irqmode=2 ...;
 #                                      configfs=1: the device is made through configfs)
 #   sdebug    = MODULE-PARAMS          scsi_debug parameters (dev_size_mb=256 ...)
 #   iosched   = NAME=VALUE ...         the scheduler's tunables (queue/iosched/NAME),
 #                                      set on every test device once it is selected
+#   queue     = NAME=VALUE ...         queue attributes (queue/NAME: io_timeout,
+#                                      nr_requests, wbt_lat_usec ...), every test device
 #   faults    = NAME ...               fault sets faults/NAME.flt, armed together
 #                                      (none: no faults; all: every set)
 #   kmemleak  = on | off               the leak detector in this round (off:
@@ -25,13 +30,13 @@
 #               stress/ (the C ones, stress/*.c, or splat, stress/splat.sh: a
 #               positive control, --kind lockdep|kasan|odebug|atomic_sleep|
 #               hung|race --after SECONDS), or stress-ng or fio (Debian's, on
-#               the tools disk); @DEVICE picks virtio, nullb or sdebug
+#               the tools disk); @DEVICE picks one of the devices
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 STRESSORS="readers writers churn paths switcher teardown tunables hotplug splat stress-ng fio"
 SCHEDS="cfq mq-deadline kyber bfq none"
-DEVS="virtio nullb sdebug"
+DEVS="virtio nullb sdebug sdebug2"
 
 # seconds from 60 / 60s / 5m / 2h; empty on a bad value
 to_seconds() {
@@ -45,11 +50,11 @@ to_seconds() {
 }
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# parse FILE: sets duration seed devices scheduler nullb sdebug iosched faults kmemleak, stressors[]
+# parse FILE: sets duration seed devices scheduler nullb sdebug iosched queue faults kmemleak, stressors[]
 parse() {
 	local file=$1 n=0 line key val name dev d
 	[ -f "$file" ] || { echo "$file: no such scenario" >&2; return 2; }
-	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' iosched='' faults=none kmemleak=off
+	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' iosched='' queue='' faults=none kmemleak=off
 	stressors=()
 	fail() { echo "$file:$n: $*" >&2; return 2; }
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -77,6 +82,9 @@ parse() {
 		iosched) [[ "$val" =~ ^([a-z_]+=[0-9a-z]+[[:space:]]*)+$ ]] ||
 			{ fail "iosched must be tunable=value words (got '$val')"; return 2; }
 			iosched=$val ;;
+		queue) [[ "$val" =~ ^([a-z_]+=[0-9a-z]+[[:space:]]*)+$ ]] ||
+			{ fail "queue must be attribute=value words (got '$val')"; return 2; }
+			queue=$val ;;
 		faults) faults=$(fault_list "$val") || { fail "$faults"; return 2; } ;;
 		kmemleak) [[ "$val" =~ ^(on|off)$ ]] || { fail "kmemleak must be on or off (got '$val')"; return 2; }
 			kmemleak=$val ;;
@@ -86,12 +94,16 @@ parse() {
 			[ -z "$dev" ] || in_list "$dev" "$DEVS" || { fail "unknown device '@$dev'"; return 2; }
 			[[ "$val" != *"'"* ]] || { fail "quotes are not allowed in stressor options"; return 2; }
 			stressors+=("$n|$val") ;;
-		*) fail "unknown key '$key' (keys: duration seed devices scheduler nullb sdebug iosched faults kmemleak stressor)"; return 2 ;;
+		*) fail "unknown key '$key' (keys: duration seed devices scheduler nullb sdebug iosched queue faults kmemleak stressor)"; return 2 ;;
 		esac
 	done <"$file"
 	[ -n "$duration" ] || { n=0; fail "missing 'duration'"; return 2; }
 	[ "${#stressors[@]}" -gt 0 ] || { n=0; fail "no stressor"; return 2; }
 	[ -z "$iosched" ] || [ "$scheduler" != none ] || { n=0; fail "iosched is set but scheduler = none has no tunables"; return 2; }
+	if in_list sdebug2 "$devices"; then
+		in_list sdebug "$devices" && [[ " $sdebug " =~ \ (max_luns|num_tgts)=([2-9]|[1-9][0-9]+)\  ]] ||
+			{ n=0; fail "sdebug2 needs sdebug among the devices with max_luns=2 or num_tgts=2 (or more)"; return 2; }
+	fi
 	local s
 	for s in "${stressors[@]}"; do
 		n=${s%%|*} val=${s#*|} name=${val%% *} dev=''
@@ -167,6 +179,7 @@ plan)
 	echo "PLAN_NULLB='$nullb'"
 	echo "PLAN_SDEBUG='$sdebug'"
 	echo "PLAN_IOSCHED='$iosched'"
+	echo "PLAN_QUEUE='$queue'"
 	echo "PLAN_FAULTS='$faults'"
 	echo "PLAN_KMEMLEAK='$kmemleak'"
 	echo "PLAN_UNDER_TEST='$UNDER_TEST'"
