@@ -52,10 +52,13 @@ found=$("$RIG_ROOT/host/report/classify" --count "$tmp/console.log" 2>/dev/null 
 title=$(head -n1 <<<"$found" | cut -f3)
 kind=$(head -n1 <<<"$found" | cut -f2)
 
-# 2. its frames (host/lib.sh frames_of); block frames are those of
-#    host/report/under-test's broadest scope (core)
+# 2. its frames (host/lib.sh frames_of), the report's own stack (its first
+#    "Call Trace:") first: a lockdep report prints the stacks where a lock
+#    was used before it; block frames are those of host/report/under-test's
+#    broadest scope (core)
 scope() { under_test_field "$1" 3; }
-frames_of "$tmp/console.log" >"$tmp/frames"
+ct=$(grep -n -m1 'Call Trace:' "$tmp/console.log" | cut -d: -f1 || true)
+{ [ -z "$ct" ] || frames_of "$tmp/console.log" "$ct"; frames_of "$tmp/console.log"; } | awk '!seen[$0]++' >"$tmp/frames"
 grep -E "$(scope core)" "$tmp/frames" | head -n8 >"$tmp/block" || true
 # the function the title names is a frame too (some reports print no trace)
 fn=$(sed -n 's/.* in \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' <<<"$title")
