@@ -43,6 +43,11 @@ for b in "${bugs[@]}"; do
 		check "$b: its public report is titled and names its code, $code (got '${got:-none}': $(sed -n 's/^title=//p' <<<"$out"))" [ "$got" = "$code" ]
 	fi
 done
+# a lockdep report prints the stacks where its lock was used before its own
+# (the completion path every round runs): the scenarios follow its own stack,
+# __blk_mq_tag_busy, which only tag-set reaches
+got=$(UNDER_TEST='' host/hunt/report.sh --analyse bugs/core-tag-busy-irq-unsafe/report.txt 2>&1 | sed -n 's/^scenarios=//p')
+check "REPORT=: a lockdep report's scenarios follow its own stack: tag-set first (got '$got')" [ "${got%% *}" = tag-set ]
 [ ! -f "$(bug_patch live-ioc-clear-queue)" ] || {
 	fail=$(patch_failure "$(bug_patch live-ioc-clear-queue)" bugs/live-ioc-clear-queue/fix.patch 2>&1)
 	check "live-ioc-clear-queue: the backport applies on top of its window${fail:+ ($fail)}" [ -z "$fail" ]
