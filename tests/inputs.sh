@@ -18,9 +18,17 @@ scn() { # NAME LINES... -> a scenario file in $tmp
 	echo "$f"
 }
 base=("duration = 30" "devices = virtio nullb" "stressor = readers@virtio")
+# sc DESCRIPTION EXIT PATTERN check|plan NAME LINE...: NAME.scn of the lines
+# ("+" stands for the base lines above), then scenario.sh check (or plan, seed 7)
+sc() {
+	local d=$1 rc=$2 pat=$3 mode=$4 name=$5 l lines=()
+	shift 5
+	for l in "$@"; do if [ "$l" = + ]; then lines+=("${base[@]}"); else lines+=("$l"); fi; done
+	if [ "$mode" = plan ]; then expect "$d" "$rc" "$pat" host/hunt/scenario.sh plan "$(scn "$name" "${lines[@]}")" 7
+	else expect "$d" "$rc" "$pat" host/hunt/scenario.sh check "$(scn "$name" "${lines[@]}")"; fi
+}
 
-f=$(scn good "${base[@]}" "faults = io-errors timeouts")
-expect "faults list form plans both sets" 0 "^PLAN_FAULTS='io-errors timeouts'$" host/hunt/scenario.sh plan "$f" 7
+sc "faults list form plans both sets" 0 "^PLAN_FAULTS='io-errors timeouts'$" plan good + "faults = io-errors timeouts"
 f=$(scn all "${base[@]}" "faults = all")
 expect "faults = all plans every set" 0 "^PLAN_FAULTS='$(cd faults && echo *.flt | sed 's/\.flt//g')'$" \
 	host/hunt/scenario.sh plan "$f" 7
@@ -36,46 +44,26 @@ expect "a stressor's bad option value is refused by its own parser" 2 \
 f=$(scn badopt2 "${base[@]}" "stressor = switcher --intervall-ms 5")
 expect "a stressor's misspelt option is refused at the check" 2 \
 	"badopt2.scn:4: stressor switcher: .*unrecognized option '--intervall-ms'" host/hunt/scenario.sh check "$f"
-f=$(scn goodopt "${base[@]}" "stressor = churn@nullb --clients 3 --near")
-expect "good stressor options pass the check" 0 "" host/hunt/scenario.sh check "$f"
-f=$(scn nofault "${base[@]}" "faults = io-errors bogus")
-expect "unknown fault set: file, line, name" 2 "nofault.scn:4: no fault set faults/bogus.flt" host/hunt/scenario.sh check "$f"
-f=$(scn twice "${base[@]}" "faults = alloc alloc")
-expect "fault set named twice" 2 "twice.scn:4: fault set 'alloc' named twice" host/hunt/scenario.sh check "$f"
-f=$(scn nonemix "${base[@]}" "faults = none alloc")
-expect "none combined with a set" 2 "nonemix.scn:4: none cannot be combined" host/hunt/scenario.sh check "$f"
-f=$(scn sched "${base[@]}" "scheduler = cfq2")
-expect "unknown scheduler" 2 "sched.scn:4: unknown scheduler 'cfq2'" host/hunt/scenario.sh check "$f"
-f=$(scn stressor "duration = 30" "stressor = readrs@virtio")
-expect "unknown stressor" 2 "stressor.scn:2: unknown stressor 'readrs'" host/hunt/scenario.sh check "$f"
-f=$(scn dev "duration = 30" "devices = virtio" "stressor = readers@nullb")
-expect "stressor on a device not set up" 2 "dev.scn:3: stressor uses @nullb but devices = virtio" host/hunt/scenario.sh check "$f"
-f=$(scn dur "duration = soon" "stressor = readers")
-expect "bad duration" 2 "dur.scn:1: duration 'soon' is not a time" host/hunt/scenario.sh check "$f"
-f=$(scn nodur "stressor = readers")
-expect "missing duration" 2 "nodur.scn:0: missing 'duration'" host/hunt/scenario.sh check "$f"
-f=$(scn key "${base[@]}" "colour = blue")
-expect "unknown key" 2 "key.scn:4: unknown key 'colour'" host/hunt/scenario.sh check "$f"
-f=$(scn quote "duration = 30" "stressor = readers --x 'a'")
-expect "quotes in stressor options" 2 "quote.scn:2: quotes are not allowed" host/hunt/scenario.sh check "$f"
-f=$(scn tun "${base[@]}" "iosched = slice_idle=20 quantum=8")
-expect "iosched tunables reach the plan" 0 "^PLAN_IOSCHED='slice_idle=20 quantum=8'$" host/hunt/scenario.sh plan "$f" 7
-f=$(scn tunbad "${base[@]}" "iosched = slice_idle")
-expect "iosched without a value" 2 "tunbad.scn:4: iosched must be tunable=value words" host/hunt/scenario.sh check "$f"
-f=$(scn tunnone "duration = 30" "scheduler = none" "iosched = slice_idle=20" "stressor = readers@virtio")
-expect "iosched with scheduler none" 2 "tunnone.scn:0: iosched is set but scheduler = none" host/hunt/scenario.sh check "$f"
-f=$(scn q "${base[@]}" "queue = io_timeout=1000 nr_requests=16")
-expect "queue attributes reach the plan" 0 "^PLAN_QUEUE='io_timeout=1000 nr_requests=16'$" host/hunt/scenario.sh plan "$f" 7
-f=$(scn qbad "${base[@]}" "queue = io_timeout")
-expect "queue attribute without a value" 2 "qbad.scn:4: queue must be attribute=value words" host/hunt/scenario.sh check "$f"
-f=$(scn lun "duration = 30" "devices = sdebug sdebug2" "sdebug = max_queue=2" "stressor = readers@sdebug2")
-expect "sdebug2 without a second LUN" 2 "lun.scn:0: sdebug2 needs sdebug among the devices with max_luns=2" host/hunt/scenario.sh check "$f"
-f=$(scn lun2 "duration = 30" "devices = sdebug sdebug2" "sdebug = max_luns=2" "stressor = readers@sdebug2")
-expect "sdebug2 with max_luns=2" 0 "" host/hunt/scenario.sh check "$f"
-f=$(scn leak "${base[@]}" "kmemleak = on")
-expect "kmemleak = on reaches the plan" 0 "^PLAN_KMEMLEAK='on'$" host/hunt/scenario.sh plan "$f" 7
-f=$(scn leakbad "${base[@]}" "kmemleak = yes")
-expect "kmemleak neither on nor off" 2 "leakbad.scn:4: kmemleak must be on or off" host/hunt/scenario.sh check "$f"
+sc "good stressor options pass the check" 0 "" check goodopt + "stressor = churn@nullb --clients 3 --near"
+sc "unknown fault set: file, line, name" 2 "nofault.scn:4: no fault set faults/bogus.flt" check nofault + "faults = io-errors bogus"
+sc "fault set named twice" 2 "twice.scn:4: fault set 'alloc' named twice" check twice + "faults = alloc alloc"
+sc "none combined with a set" 2 "nonemix.scn:4: none cannot be combined" check nonemix + "faults = none alloc"
+sc "unknown scheduler" 2 "sched.scn:4: unknown scheduler 'cfq2'" check sched + "scheduler = cfq2"
+sc "unknown stressor" 2 "stressor.scn:2: unknown stressor 'readrs'" check stressor "duration = 30" "stressor = readrs@virtio"
+sc "stressor on a device not set up" 2 "dev.scn:3: stressor uses @nullb but devices = virtio" check dev "duration = 30" "devices = virtio" "stressor = readers@nullb"
+sc "bad duration" 2 "dur.scn:1: duration 'soon' is not a time" check dur "duration = soon" "stressor = readers"
+sc "missing duration" 2 "nodur.scn:0: missing 'duration'" check nodur "stressor = readers"
+sc "unknown key" 2 "key.scn:4: unknown key 'colour'" check key + "colour = blue"
+sc "quotes in stressor options" 2 "quote.scn:2: quotes are not allowed" check quote "duration = 30" "stressor = readers --x 'a'"
+sc "iosched tunables reach the plan" 0 "^PLAN_IOSCHED='slice_idle=20 quantum=8'$" plan tun + "iosched = slice_idle=20 quantum=8"
+sc "iosched without a value" 2 "tunbad.scn:4: iosched must be tunable=value words" check tunbad + "iosched = slice_idle"
+sc "iosched with scheduler none" 2 "tunnone.scn:0: iosched is set but scheduler = none" check tunnone "duration = 30" "scheduler = none" "iosched = slice_idle=20" "stressor = readers@virtio"
+sc "queue attributes reach the plan" 0 "^PLAN_QUEUE='io_timeout=1000 nr_requests=16'$" plan q + "queue = io_timeout=1000 nr_requests=16"
+sc "queue attribute without a value" 2 "qbad.scn:4: queue must be attribute=value words" check qbad + "queue = io_timeout"
+sc "sdebug2 without a second LUN" 2 "lun.scn:0: sdebug2 needs sdebug among the devices with max_luns=2" check lun "duration = 30" "devices = sdebug sdebug2" "sdebug = max_queue=2" "stressor = readers@sdebug2"
+sc "sdebug2 with max_luns=2" 0 "" check lun2 "duration = 30" "devices = sdebug sdebug2" "sdebug = max_luns=2" "stressor = readers@sdebug2"
+sc "kmemleak = on reaches the plan" 0 "^PLAN_KMEMLEAK='on'$" plan leak + "kmemleak = on"
+sc "kmemleak neither on nor off" 2 "leakbad.scn:4: kmemleak must be on or off" check leakbad + "kmemleak = yes"
 expect "missing scenario file" 2 "no such scenario" host/hunt/scenario.sh check "$tmp/none.scn"
 expect "FAULTS= with an unknown set" 2 "FAULTS: no fault set faults/nope.flt" env FAULTS="alloc nope" host/hunt/scenario.sh plan "$tmp/good.scn" 1
 expect "bad DURATION on the command line" 2 "DURATION 'x1' is not a time" host/hunt/scenario.sh plan "$tmp/good.scn" 1 x1
