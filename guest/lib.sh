@@ -85,7 +85,7 @@ audit_device() { # disk [earlier tunables, default: now]
 	echo "${2:-$cur}:$cur" | awk -F: -v d="$mm" -v r="$nonrot" '{ printf "%s:%s,%s:%s,%s:%s,%s:%s", d, $1, $4, $2, $5, $3, $6, r }'
 }
 
-# A test device of a scenario (virtio, nullb, sdebug, nullb2) -> its /dev node, once
+# A test device of a scenario (virtio, nullb, sdebug, sdebug2) -> its /dev node, once
 # it exists. Used by guest/jobs/scenario.sh and by the fault code that
 # host/hunt/faults.sh generates (target=DEV).
 devnode() {
@@ -93,7 +93,8 @@ devnode() {
 	virtio) scratch_dev ;;
 	nullb) echo /dev/nullb0 ;;
 	sdebug) for b in /sys/block/sd*; do [ -e "$b" ] && echo "/dev/${b##*/}" && return; done ;;
-	nullb2) echo /dev/nullb1 ;;	# null_blk's second device (nr_devices=2)
+	sdebug2) # scsi_debug's second disk (the scenario's max_luns=2)
+		set -- /sys/block/sd*; [ -e "${2:-}" ] && echo "/dev/${2##*/}" ;;
 	esac
 }
 

@@ -33,10 +33,11 @@ for d in $PLAN_DEVICES; do
 			mkdir /sys/kernel/config/nullb/nullb0 && echo 1 >/sys/kernel/config/nullb/nullb0/power ||
 				{ rig_finding rig-nullb-configfs; exit 1; }
 		fi
-		# nullb0, and nullb1 of nr_devices=2 (the device nullb2)
-		for b in /sys/block/nullb*; do nullb_as_disk "${b##*/}"; done ;;
+		nullb_as_disk nullb0 ;;
 	sdebug) modprobe scsi_debug dev_size_mb=256 $PLAN_SDEBUG || { rig_finding rig-sdebug; exit 1; }
 		sleep 1 ;;
+	sdebug2) # its second disk (max_luns=2): wait for the scan to add it
+		n=0; while [ -z "$(devnode sdebug2)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done ;;
 	esac
 done
 [ "$PLAN_SCHED" = cfq ] && modprobe cfq-iosched

@@ -10,10 +10,10 @@
 # A scenario is "key = value" lines; '#' starts a comment. Keys:
 #   duration  = 60 | 90s | 5m | 1h     run time of one round
 #   seed      = N                      default seed (SEED= on the command line wins)
-#   devices   = virtio nullb sdebug [nullb2]   the test devices to set up;
-#                                      nullb2 is null_blk's second device
-#                                      (nr_devices=2 shared_tags=1: a second
-#                                      request queue on the module's tag set)
+#   devices   = virtio nullb sdebug [sdebug2]   the test devices to set up;
+#                                      sdebug2 is scsi_debug's second disk
+#                                      (max_luns=2 or num_tgts=2): a second
+#                                      request queue on the host's tag set
 #   scheduler = cfq | mq-deadline | kyber | bfq | none   on every test device
 #   nullb     = MODULE-PARAMS          null_blk parameters (queue_mode=2 irqmode=2 ...;
 #                                      configfs=1: the device is made through configfs)
@@ -36,7 +36,7 @@ set -euo pipefail
 
 STRESSORS="readers writers churn paths switcher teardown tunables hotplug splat stress-ng fio"
 SCHEDS="cfq mq-deadline kyber bfq none"
-DEVS="virtio nullb sdebug nullb2"
+DEVS="virtio nullb sdebug sdebug2"
 
 # seconds from 60 / 60s / 5m / 2h; empty on a bad value
 to_seconds() {
@@ -100,9 +100,9 @@ parse() {
 	[ -n "$duration" ] || { n=0; fail "missing 'duration'"; return 2; }
 	[ "${#stressors[@]}" -gt 0 ] || { n=0; fail "no stressor"; return 2; }
 	[ -z "$iosched" ] || [ "$scheduler" != none ] || { n=0; fail "iosched is set but scheduler = none has no tunables"; return 2; }
-	if in_list nullb2 "$devices"; then
-		in_list nullb "$devices" && [[ " $nullb " =~ \ nr_devices=([2-9]|[1-9][0-9]+)\  ]] && [[ " $nullb " != *" configfs=1 "* ]] ||
-			{ n=0; fail "nullb2 needs nullb among the devices with nr_devices=2 (or more), not configfs=1"; return 2; }
+	if in_list sdebug2 "$devices"; then
+		in_list sdebug "$devices" && [[ " $sdebug " =~ \ (max_luns|num_tgts)=([2-9]|[1-9][0-9]+)\  ]] ||
+			{ n=0; fail "sdebug2 needs sdebug among the devices with max_luns=2 or num_tgts=2 (or more)"; return 2; }
 	fi
 	local s
 	for s in "${stressors[@]}"; do
