@@ -21,11 +21,11 @@ base=("duration = 30" "devices = virtio nullb" "stressor = readers@virtio")
 # sc DESCRIPTION EXIT PATTERN check|plan NAME LINE...: NAME.scn of the lines
 # ("+" stands for the base lines above), then scenario.sh check (or plan, seed 7)
 sc() {
-	local d=$1 rc=$2 pat=$3 mode=$4 name=$5 l lines=()
+	local d=$1 rc=$2 pat=$3 mode=$4 name=$5 l lines=() seed=()
 	shift 5
 	for l in "$@"; do if [ "$l" = + ]; then lines+=("${base[@]}"); else lines+=("$l"); fi; done
-	if [ "$mode" = plan ]; then expect "$d" "$rc" "$pat" host/hunt/scenario.sh plan "$(scn "$name" "${lines[@]}")" 7
-	else expect "$d" "$rc" "$pat" host/hunt/scenario.sh check "$(scn "$name" "${lines[@]}")"; fi
+	[ "$mode" = check ] || seed=(7)
+	expect "$d" "$rc" "$pat" host/hunt/scenario.sh "$mode" "$(scn "$name" "${lines[@]}")" "${seed[@]}"
 }
 
 sc "faults list form plans both sets" 0 "^PLAN_FAULTS='io-errors timeouts'$" plan good + "faults = io-errors timeouts"
