@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,60 @@ static pid_t ioprio_shuffler(const pid_t *pids, int n, struct stats *st)
 	_exit(0);
 }
 
+/* --migrate-us N: every N us one client, drawn from the seed, is bound to
+ * one CPU drawn from the stressor's own mask (one move in eight gives it
+ * the whole mask back, so the kernel's balancer moves it too). A client
+ * that is running is stopped by that CPU's stopper thread at whatever
+ * instruction it is on, often inside a submission, and resumes on the new
+ * CPU: the preemption with migration that code holding a per-CPU pointer
+ * across a preemptible window (blk_mq_get_ctx(), a hardware queue mapped
+ * from one CPU and used from another) must survive. Returns the mover's
+ * pid (the caller waits for it), or 0. */
+static pid_t migrator(const pid_t *pids, int n, struct stats *st)
+{
+	pid_t parent = getpid(), p;
+	uint64_t moves = 0, whole = 0;
+	static int cpus[CPU_SETSIZE];
+	int ncpu = 0;
+	cpu_set_t all;
+	struct rng r;
+
+	if (sched_getaffinity(0, sizeof(all), &all)) {
+		perror("sched_getaffinity");
+		return 0;
+	}
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all))
+			cpus[ncpu++] = c;
+	fflush(NULL);
+	p = fork();
+	if (p < 0)
+		perror("fork mover");
+	if (p)
+		return p > 0 ? p : 0;
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	rng_init(&r, opt.seed, 0x319a7e);
+	while (ncpu > 1 && getppid() == parent && !time_up() && !clients_done(st, n)) {
+		int i = (int)rng_below(&r, (uint64_t)n), back = rng_below(&r, 8) == 0;
+		cpu_set_t set = all;
+
+		sleep_us((uint64_t)opt.migrate_us);
+		if (!back) {
+			CPU_ZERO(&set);
+			CPU_SET(cpus[rng_below(&r, (uint64_t)ncpu)], &set);
+		}
+		if (pids[i] && !sched_setaffinity(pids[i], sizeof(set), &set)) {
+			moves++;
+			whole += back;
+		}
+	}
+	printf("migrate stressor=%s cpus=%d moves=%llu whole=%llu\n", stressor_name, ncpu,
+	       (unsigned long long)moves, (unsigned long long)whole);
+	fflush(stdout);
+	_exit(0);
+}
+
 static volatile sig_atomic_t alarm_fired;
 
 static void on_alarm(int sig)
@@ -236,7 +291,7 @@ static void on_alarm(int sig)
 
 void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 {
-	pid_t *pids = calloc((size_t)n, sizeof(*pids)), shuffler = 0;
+	pid_t *pids = calloc((size_t)n, sizeof(*pids)), shuffler = 0, mover = 0;
 	int alive = 0, killed = 0, forwarded = 0;
 
 	if (!pids)
@@ -260,6 +315,8 @@ void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 	}
 	if (opt.ioprio_mix && !opt.dry_run && alive)
 		shuffler = ioprio_shuffler(pids, n, st);
+	if (opt.migrate_us && !opt.dry_run && alive)
+		mover = migrator(pids, n, st);
 
 	/* watchdog: a client still running 300 s after the deadline (final
 	 * verification included) is stuck */
@@ -312,9 +369,13 @@ void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 		}
 	}
 	alarm(0);
-	/* the shuffler ends with the clients; its line comes before the results */
+	/* the shuffler and the mover end with the clients; their lines come
+	 * before the results */
 	if (shuffler)
 		while (waitpid(shuffler, NULL, 0) < 0 && errno == EINTR)
+			;
+	if (mover)
+		while (waitpid(mover, NULL, 0) < 0 && errno == EINTR)
 			;
 	free(pids);
 }

@@ -96,6 +96,10 @@ static const struct opt_spec common[] = {
 	  "run the stressor and its clients on CPU N only (modulo the\n"
 	  "online CPUs): their requests start from that CPU's hardware\n"
 	  "queue (default: wherever the kernel puts them)" },
+	{ "migrate-us", OPT_LONG, &opt.migrate_us, 0, 1000000, NULL, "N",
+	  "every N us a seeded mover binds one client to one\n"
+	  "CPU: a running client is stopped wherever it is and\n"
+	  "resumes there (default 0: off; not with --cpu)" },
 	{ "check", OPT_FLAG, &check_only, 0, 0, NULL, NULL,
 	  "check the options and exit 0 (else 2), touch nothing\n"
 	  "(host/hunt/scenario.sh check runs it on a scenario's lines)" },
@@ -288,6 +292,8 @@ void parse_options(int argc, char **argv, const char *name,
 	if (opt.offset % opt.bs)
 		usage_error("--offset %llu is not a multiple of --bs %u",
 			    (unsigned long long)opt.offset, opt.bs);
+	if (opt.migrate_us && opt.cpu >= 0)
+		usage_error("--migrate-us moves the clients off --cpu %d: choose one", opt.cpu);
 	free(all);
 	free(spec);
 	if (check_only)

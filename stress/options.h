@@ -25,6 +25,7 @@ struct common_opts {
 	int stall_s;		/* progress watchdog, 0 = off */
 	int ioprio_mix;		/* --ioprio mix: clients' I/O priorities reshuffled */
 	int cpu;		/* --cpu N: the stressor and its clients run on CPU N only; -1 any */
+	long migrate_us;	/* --migrate-us N: a mover moves a client to another CPU every N us; 0 off */
 };
 
 extern struct common_opts opt;

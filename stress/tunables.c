@@ -1,4 +1,4 @@
-/* tunables: random valid and invalid writes into the cfq iosched tunables. */
+/* tunables: random valid and invalid writes into the iosched tunables of cfq or bfq. */
 #include "common.h"
 
 #include <errno.h>
@@ -23,13 +23,13 @@ struct tunable {
 	char cur[128];		/* last value known to be in the file */
 };
 
-/* Valid ranges used for the cfq tunables (times in ms, step 4 so that jiffy
- * rounding at HZ=250 cannot change the value read back). Override with
+/* Valid ranges of the cfq tunables (times in ms, step 4 so that jiffy
+ * rounding cannot change the value read back). Override with
  * --range NAME=MIN:MAX[:STEP]. nr_requests: values below 4 are clamped by
  * the block layer, so only garbage is invalid there. Ranges are kept modest
  * (the kernel accepts up to 60 s slices and depth 1024) so a random value
  * cannot stall I/O long enough to trip the hung task detector. */
-static struct tunable tun[] = {
+static struct tunable cfq_tun[] = {
 	{ .name = "quantum", .kind = K_INT, .lo = 1, .hi = 64, .step = 1, .lo_strict = 1 },
 	{ .name = "queued", .kind = K_INT, .lo = 1, .hi = 128, .step = 1, .lo_strict = 1 },
 	{ .name = "fifo_expire_sync", .kind = K_INT, .lo = 4, .hi = 1000, .step = 4 },
@@ -45,8 +45,44 @@ static struct tunable tun[] = {
 	{ .name = "slice_idle", .kind = K_SLICE_IDLE, .step = 4, .hi_strict = 1 },	/* 0..slice_sync/2 */
 	{ .name = "max_depth", .kind = K_INT, .lo = 2, .hi = 64, .step = 1, .lo_strict = 1 },
 	{ .name = "nr_requests", .kind = K_INT, .lo = 4, .hi = 128, .step = 1 },	/* in queue/, not iosched/ */
+	{ .name = NULL },
 };
-#define NTUN (int)(sizeof(tun) / sizeof(tun[0]))
+
+/* bfq's (block/bfq-iosched.c): numbers out of range are clamped, not
+ * refused, so only garbage is invalid. slice_idle and slice_idle_us are one
+ * value, strict_guarantees raises slice_idle: a valid write re-reads them
+ * all. timeout_sync down to 4 ms: a queue's budget times out within one
+ * idle window, so dispatch, not the idle timer, expires an idling queue. */
+static struct tunable bfq_tun[] = {
+	{ .name = "timeout_sync", .kind = K_INT, .lo = 4, .hi = 500, .step = 4 },
+	{ .name = "slice_idle", .kind = K_INT, .hi = 16, .step = 1 },
+	{ .name = "slice_idle_us", .kind = K_INT, .hi = 16000, .step = 1 },
+	{ .name = "fifo_expire_sync", .kind = K_INT, .lo = 4, .hi = 1000, .step = 4 },
+	{ .name = "fifo_expire_async", .kind = K_INT, .lo = 4, .hi = 1000, .step = 4 },
+	{ .name = "back_seek_max", .kind = K_INT, .hi = 65536, .step = 1 },
+	{ .name = "back_seek_penalty", .kind = K_INT, .lo = 1, .hi = 16, .step = 1 },
+	{ .name = "max_budget", .kind = K_INT, .lo = 64, .hi = 16384, .step = 1 },
+	{ .name = "strict_guarantees", .kind = K_INT, .hi = 1, .step = 1 },
+	{ .name = "low_latency", .kind = K_INT, .hi = 1, .step = 1 },
+	{ .name = "nr_requests", .kind = K_INT, .lo = 4, .hi = 128, .step = 1 },
+	{ .name = NULL },
+};
+
+/* The scheduler's table is the one whose marker file is in iosched/ */
+static const struct table {
+	const char *sched, *marker;
+	struct tunable *tun;
+} tables[] = {
+	{ "cfq", "slice_sync", cfq_tun },
+	{ "bfq", "timeout_sync", bfq_tun },
+};
+#define NTABLES (int)(sizeof(tables) / sizeof(tables[0]))
+#define MAX_TUN 32
+
+static const struct table *table;	/* the one in use */
+static struct tunable *tun;
+static int ntun;
+static char marker_path[4096];
 
 static const char *const key_types[] = { "pgid", "tgid", "pid", "uid", "gid" };
 static const char *const garbage[] = { "-1", "abc", "12abc", "99999999999999999999", "\n" };
@@ -59,20 +95,27 @@ static volatile int reader_stop;
 
 static const char intro[] =
 	"Tunable churn on --dev's <sysfs-root>/block/<disk>/queue/iosched/ (and\n"
-	"queue/nr_requests): valid writes must succeed and read back equal; invalid\n"
-	"ones (garbage, negative, huge, empty, out of range) must fail with EINVAL\n"
-	"(ERANGE accepted for the huge number) and leave the value unchanged. A\n"
-	"thread reads the scheduler's state meanwhile (<sysfs-root>/kernel/debug/\n"
-	"block/<disk>/sched/queues: a header of queues=N, then a line a queue). The values\n"
-	"found at start are restored at exit. ops = writes. ENOENT/ENODEV (the\n"
-	"scheduler was switched away) is counted apart, not as an error.\n";
+	"queue/nr_requests), for the scheduler whose tunables are there (cfq or\n"
+	"bfq): valid writes must succeed and read back equal; invalid ones\n"
+	"(garbage, negative, huge, empty; cfq: out of range) must fail with EINVAL\n"
+	"(ERANGE accepted for the huge number) and leave the value unchanged. With\n"
+	"cfq a thread reads the scheduler's state meanwhile (<sysfs-root>/kernel/\n"
+	"debug/block/<disk>/sched/queues: a header of queues=N, then a line a\n"
+	"queue). The values found at start are restored at exit. ops = writes.\n"
+	"Another scheduler's files or none (switched away) are counted apart,\n"
+	"not as errors.\n";
+
+static struct tunable *find_in(struct tunable *t, const char *name)
+{
+	for (; t->name; t++)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
 
 static struct tunable *find_tun(const char *name)
 {
-	for (int i = 0; i < NTUN; i++)
-		if (!strcmp(tun[i].name, name))
-			return &tun[i];
-	return NULL;
+	return find_in(tun, name);
 }
 
 /* File content -> comparable value: "[pid] tgid" -> "pid", "8\n" -> "8". */
@@ -100,12 +143,19 @@ static long round_up(long v, long step)
 	return (v + step - 1) / step * step;
 }
 
+/* a valid value: one in four is an end of the range (the shortest
+ * timeout, the deepest queue), where the rare paths are */
 static long pick(struct rng *r, long lo, long hi, long step)
 {
+	long n, k = (long)rng_below(r, 8);
+
 	lo = round_up(lo, step);
 	if (hi < lo)
 		return lo;
-	return lo + step * (long)rng_below(r, (uint64_t)((hi - lo) / step + 1));
+	n = (hi - lo) / step;
+	if (k < 2)
+		return lo + (k ? n * step : 0);
+	return lo + step * (long)rng_below(r, (uint64_t)n + 1);
 }
 
 struct step {
@@ -121,8 +171,8 @@ static struct step next_step(struct rng *r, struct tunable **live, int nlive)
 	struct step s;
 	struct tunable *t = live[rng_below(r, (uint64_t)nlive)];
 	struct tunable *sync = find_tun("slice_sync"), *idle = find_tun("slice_idle");
-	long sync_v = sync->present == 1 ? atol(sync->cur) : 1000;
-	long idle_v = idle->present == 1 ? atol(idle->cur) : 0;
+	long sync_v = sync && sync->present == 1 ? atol(sync->cur) : 1000;
+	long idle_v = idle && idle->present == 1 ? atol(idle->cur) : 0;
 	long lo = t->lo, hi = t->hi;
 
 	s.t = t;
@@ -162,11 +212,16 @@ static int gone(int err)
 	return err == ENOENT || err == ENODEV;
 }
 
-static void do_step(struct step *s)
+static void do_step(struct step *s, struct tunable **live, int nlive)
 {
 	struct tunable *t = s->t;
 	char now[128], val[80];
 
+	if (access(marker_path, F_OK)) {	/* another scheduler's files, or none */
+		detach_count++;
+		resync = 1;
+		return;
+	}
 	snprintf(val, sizeof(val), "%s\n", s->val);
 	uint64_t t0 = now_us();
 	int err = sysfs_write(t->path, val);
@@ -206,6 +261,10 @@ static void do_step(struct step *s)
 	}
 	if (!rerr)
 		snprintf(t->cur, sizeof(t->cur), "%s", now);
+	/* a valid write may move another tunable (bfq: slice_idle_us) */
+	for (int i = 0; !s->invalid && !err && i < nlive; i++)
+		if (live[i] != t && read_value(live[i], live[i]->cur, sizeof(live[i]->cur)))
+			resync = 1;
 }
 
 /* The disk's scheduler state in debugfs, from its queue directory (.../DISK/queue) */
@@ -253,8 +312,8 @@ static void restore(void)
 	char now[128];
 
 	/* two passes: slice_idle and slice_sync constrain each other */
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < NTUN; i++) {
+	for (int pass = 0; pass < 2 && !access(marker_path, F_OK); pass++)
+		for (int i = 0; i < ntun; i++) {
 			struct tunable *t = &tun[i];
 			if (t->present != 1)
 				continue;
@@ -276,25 +335,39 @@ static void set_range(const char *arg)
 {
 	char name[64];
 	long lo, hi, step = 0;
-	struct tunable *t;
-	int n = sscanf(arg, "%63[^=]=%ld:%ld:%ld", name, &lo, &hi, &step);
+	int n = sscanf(arg, "%63[^=]=%ld:%ld:%ld", name, &lo, &hi, &step), found = 0;
 
-	if (n < 3 || lo > hi || lo < 0 || step < 0 || !(t = find_tun(name)) ||
-	    t->kind == K_KEYTYPE)
+	if (n < 3 || lo > hi || lo < 0 || step < 0 || !strcmp(name, "key_type"))
 		usage_error("--range: bad value '%s' (NAME=MIN:MAX[:STEP])", arg);
-	t->lo = lo;
-	t->hi = hi;
-	if (step)
-		t->step = step;
+	for (int k = 0; k < NTABLES; k++) {	/* in every scheduler that has it */
+		struct tunable *t = find_in(tables[k].tun, name);
+
+		if (!t)
+			continue;
+		found = 1;
+		t->lo = lo;
+		t->hi = hi;
+		if (step)
+			t->step = step;
+	}
+	if (!found)
+		usage_error("--range: bad value '%s' (NAME=MIN:MAX[:STEP])", arg);
 }
 
 static void set_skip(const char *arg)
 {
-	struct tunable *t = find_tun(arg);
+	int found = 0;
 
-	if (!t)
+	for (int k = 0; k < NTABLES; k++) {
+		struct tunable *t = find_in(tables[k].tun, arg);
+
+		if (t) {
+			t->present = -1;
+			found = 1;
+		}
+	}
+	if (!found)
 		usage_error("--skip: unknown tunable '%s'", arg);
-	t->present = -1;
 }
 
 static const struct opt_spec options[] = {
@@ -308,7 +381,7 @@ static const struct opt_spec options[] = {
 int main(int argc, char **argv)
 {
 	char qdir[3072];
-	struct tunable *live[NTUN];
+	struct tunable *live[MAX_TUN];
 	int nlive = 0;
 
 	parse_options(argc, argv, "tunables", options, intro, NULL);
@@ -316,8 +389,18 @@ int main(int argc, char **argv)
 		usage_error("tunables runs one writer client (plus a reader of the state)");
 	if (queue_dir_for_dev(opt.dev, qdir, sizeof(qdir)))
 		usage_error("--dev is required");
+	for (int k = 0; k < NTABLES && !table; k++) {
+		snprintf(marker_path, sizeof(marker_path), "%s/iosched/%s", qdir, tables[k].marker);
+		if (!access(marker_path, F_OK))
+			table = &tables[k];
+	}
+	if (!table)
+		usage_error("%s/iosched has the tunables of none of: cfq bfq", qdir);
+	tun = table->tun;
+	while (tun[ntun].name)
+		ntun++;
 	status_path_for(qdir);
-	for (int i = 0; i < NTUN; i++) {
+	for (int i = 0; i < ntun; i++) {
 		struct tunable *t = &tun[i];
 		if (t->present < 0)
 			continue;
@@ -352,25 +435,30 @@ int main(int argc, char **argv)
 
 	st = stats_alloc(1);
 	pthread_t th;
-	if (access(status_path, F_OK)) {
+	int reading = 0;
+	if (strcmp(table->sched, "cfq"))
+		;	/* only cfq's state is in debugfs */
+	else if (access(status_path, F_OK)) {
 		fprintf(stderr, "tunables: %s missing\n", status_path);
 		stats_error(&st[0]);
 	} else if (pthread_create(&th, NULL, status_reader, NULL)) {
 		return 2;
+	} else {
+		reading = 1;
 	}
 	while (!time_up()) {
-		if (resync) {	/* files back after a re-attach: fresh values */
+		if (resync && !access(marker_path, F_OK)) {	/* files back after a re-attach: fresh values */
 			resync = 0;
 			for (int i = 0; i < nlive; i++)
 				if (read_value(live[i], live[i]->cur, sizeof(live[i]->cur)))
 					resync = 1;
 		}
 		struct step s = next_step(&r, live, nlive);
-		do_step(&s);
+		do_step(&s, live, nlive);
 		if (interval_ms)
 			sleep_us((uint64_t)interval_ms * 1000);
 	}
-	if (!access(status_path, F_OK)) {
+	if (reading) {
 		reader_stop = 1;
 		pthread_join(th, NULL);
 	}

@@ -213,6 +213,27 @@ status_is 0 && format_ok t2 1 &&
 verdict $? "tunables valid-only on a fake tree: exit 0, defaults restored"
 same_plan tunables --sysfs-root "$fake" --dev vda
 verdict $? "tunables: same seed gives the same plan, another seed another"
+# bfq's tunables (its marker, timeout_sync, in iosched/): its own table
+make_fake
+rm -f "$fake/block/vda/queue/iosched/"*
+for kv in timeout_sync=124 slice_idle=8 slice_idle_us=8000 fifo_expire_sync=124 \
+	fifo_expire_async=248 back_seek_max=16384 back_seek_penalty=2 max_budget=0 \
+	strict_guarantees=0 low_latency=1; do
+	echo "${kv#*=}" >"$fake/block/vda/queue/iosched/${kv%%=*}"
+done
+run t3 tunables --sysfs-root "$fake" --dev vda --duration 1 --invalid-pct 0 --interval-ms 1 --seed 3
+status_is 0 && format_ok t3 1 && grep -q "^summary .*ops=[1-9]" "$tmp/t3.out" &&
+	[ "$(cat "$fake/block/vda/queue/iosched/timeout_sync")" = 124 ] &&
+	[ "$(cat "$fake/block/vda/queue/iosched/low_latency")" = 1 ] &&
+	! err_has t3 "kernel/debug"
+verdict $? "tunables on bfq's files (fake tree): bfq's table, exit 0, defaults restored, no cfq state read"
+run t4 tunables --sysfs-root "$fake" --dev vda --print-plan 400 --seed 3
+[ "$rc" = 0 ] && grep -q "timeout_sync='4'" "$tmp/t4.out" && ! grep -q "quantum=" "$tmp/t4.out"
+verdict $? "tunables on bfq: the plan writes bfq's tunables, timeout_sync down to 4 ms"
+rm -f "$fake/block/vda/queue/iosched/"*
+run t5 tunables --sysfs-root "$fake" --dev vda --duration 1
+status_is 2 && err_has t5 "none of: cfq bfq"
+verdict $? "tunables where iosched/ has no known scheduler's files: exit 2"
 
 make_fake
 run h1 hotplug --sysfs-root "$fake" --duration 1 --interval-ms 20
@@ -279,6 +300,23 @@ verdict $? "readers --ioprio mix: exit 0, status=ok, the shuffler changed priori
 run i2 writers --dev "$tmp/ioprio" --ioprio idle --duration 1
 [ "$rc" = 2 ] && grep -q 'must be inherit or mix' "$tmp/i2.err"
 verdict $? "--ioprio: an unknown mode is a usage error (exit 2)"
+
+# --- --migrate-us: a seeded mover binds the clients to one CPU after another --
+# (a client's mask seen changing while it runs: the moves are real)
+run m1 readers --dev "$tmp/ioprio" --clients 2 --duration 3 --seed 5 --migrate-us 2000 --engine sync
+[ "$rc" = 0 ] && grep -q 'status=ok' "$tmp/m1.out" &&
+	grep -Eq "^migrate stressor=readers cpus=$(nproc) moves=[1-9][0-9]* whole=[0-9]+$" "$tmp/m1.out"
+verdict $? "readers --migrate-us: exit 0, status=ok, the mover moved clients over every CPU"
+"$bin/readers" --dev "$tmp/ioprio" --clients 1 --duration 3 --seed 5 --migrate-us 1000 --stall-s 0 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+masks=$(c=$(pgrep -P "$pid" | head -n1); for _ in $(seq 20); do grep Cpus_allowed_list "/proc/$c/status"; sleep 0.05; done | sort -u | wc -l)
+wait "$pid"
+[ "$(nproc)" -lt 2 ] || [ "$masks" -ge 2 ]
+verdict $? "readers --migrate-us: a running client's CPU mask changes under it ($masks masks in 1 s)"
+run m2 readers --dev "$tmp/ioprio" --cpu 0 --migrate-us 100 --duration 1
+[ "$rc" = 2 ] && grep -q 'choose one' "$tmp/m2.err"
+verdict $? "--migrate-us with --cpu is a usage error (exit 2)"
 
 # --- paths on a regular file ----------------------------------------------------
 # every mode a file allows (SG_IO, discard, key-change and debugfs are refused

@@ -26,6 +26,8 @@
 #                                      (none: no faults; all: every set)
 #   kmemleak  = on | off               the leak detector in this round (off:
 #                                      it slows allocations; KMEMLEAK= wins)
+#   vcpus     = N                      the guest has at least N vCPUs (1-8;
+#                                      VCPUS= may give more)
 #   stressor  = NAME[@DEVICE] [OPTIONS]   repeatable; NAME is a stressor of
 #               stress/ (the C ones, stress/*.c, or splat, stress/splat.sh: a
 #               positive control, --kind lockdep|kasan|odebug|atomic_sleep|
@@ -50,11 +52,11 @@ to_seconds() {
 }
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# parse FILE: sets duration seed devices scheduler nullb sdebug iosched queue faults kmemleak, stressors[]
+# parse FILE: sets duration seed devices scheduler nullb sdebug iosched queue faults kmemleak vcpus, stressors[]
 parse() {
 	local file=$1 n=0 line key val name dev d
 	[ -f "$file" ] || { echo "$file: no such scenario" >&2; return 2; }
-	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' iosched='' queue='' faults=none kmemleak=off
+	duration='' seed='' devices=virtio scheduler=cfq nullb='' sdebug='' iosched='' queue='' faults=none kmemleak=off vcpus=''
 	stressors=()
 	fail() { echo "$file:$n: $*" >&2; return 2; }
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -88,13 +90,15 @@ parse() {
 		faults) faults=$(fault_list "$val") || { fail "$faults"; return 2; } ;;
 		kmemleak) [[ "$val" =~ ^(on|off)$ ]] || { fail "kmemleak must be on or off (got '$val')"; return 2; }
 			kmemleak=$val ;;
+		vcpus) [[ "$val" =~ ^[1-8]$ ]] || { fail "vcpus must be 1 to 8, the kernels' CONFIG_NR_CPUS (got '$val')"; return 2; }
+			vcpus=$val ;;
 		stressor) name=${val%% *} dev=''
 			[[ "$name" == *@* ]] && dev=${name#*@} name=${name%@*}
 			in_list "$name" "$STRESSORS" || { fail "unknown stressor '$name' (choose from: $STRESSORS)"; return 2; }
 			[ -z "$dev" ] || in_list "$dev" "$DEVS" || { fail "unknown device '@$dev'"; return 2; }
 			[[ "$val" != *"'"* ]] || { fail "quotes are not allowed in stressor options"; return 2; }
 			stressors+=("$n|$val") ;;
-		*) fail "unknown key '$key' (keys: duration seed devices scheduler nullb sdebug iosched queue faults kmemleak stressor)"; return 2 ;;
+		*) fail "unknown key '$key' (keys: duration seed devices scheduler nullb sdebug iosched queue faults kmemleak vcpus stressor)"; return 2 ;;
 		esac
 	done <"$file"
 	[ -n "$duration" ] || { n=0; fail "missing 'duration'"; return 2; }
@@ -155,12 +159,14 @@ plan)
 	[ -n "$d" ] && { d=$(to_seconds "$d") || die "DURATION '$4' is not a time (60, 90s, 5m, 1h)"; }
 	# UNDER_TEST (host/report/under-test): a scenario written for the series'
 	# scheduler runs on the scheduler under test, without cfq's tunables
+	# (iosched =); the tunables stressor churns that scheduler's own where
+	# it has a table of them (stress/tunables.c: cfq and bfq)
 	under_test_check
 	ut=$(under_test_sched)
 	if [ "$scheduler" = cfq ] && [ "$ut" != - ] && [ "$ut" != cfq ]; then
 		scheduler=$ut iosched=''
 		for i in "${!stressors[@]}"; do
-			[[ "${stressors[i]#*|}" != tunables@* ]] || { unset "stressors[i]"; continue; }
+			[[ "${stressors[i]#*|}" != tunables@* ]] || [ "$ut" = bfq ] || { unset "stressors[i]"; continue; }
 			# the switcher draws the scheduler under test twice as often
 			stressors[i]=${stressors[i]/--scheds /--scheds $ut,}
 		done
@@ -182,6 +188,7 @@ plan)
 	echo "PLAN_QUEUE='$queue'"
 	echo "PLAN_FAULTS='$faults'"
 	echo "PLAN_KMEMLEAK='$kmemleak'"
+	[ -z "$vcpus" ] || echo "PLAN_VCPUS='$vcpus'"
 	echo "PLAN_UNDER_TEST='$UNDER_TEST'"
 	echo "PLAN_N=${#stressors[@]}"
 	i=0

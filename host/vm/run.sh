@@ -13,7 +13,7 @@
 #   timer passes its boot check), KMEMLEAK (auto|0|1: the leak detector;
 #   auto: on for the controls job and a plan that says so), FLAVOR,
 #   EXTRA_FILES (host files copied to /rig/files),
-#   VCPUS (vCPUs of the guest, default 2), RIG_HOST (the host's name in the
+#   VCPUS (vCPUs of the guest, default 2; a plan's vcpus = N raises it), RIG_HOST (the host's name in the
 #   summary, default hostname), RIG_BUILD_DIR and RIG_IMAGE_DIR (a kernel
 #   and images already built: host/hunt/soak.sh builds once for all its rounds)
 # host/vm/run.sh --check: only check those settings (exit 0 or 2; host/hunt/soak.sh
@@ -87,6 +87,9 @@ cp "$RIG_ROOT"/guest/jobs/*.sh "$r/rig/jobs/" && cp -r "$RIG_ROOT/guest/jobs/cfq
 # the run keeps its files (plan, faults) so host/hunt/repro.sh can replay it
 mkdir -p "$run/files"
 for f in ${EXTRA_FILES:-}; do cp "$f" "$r/rig/files/" && cp "$f" "$run/files/"; done
+# a scenario that needs more CPUs than VCPUS says (vcpus = N) gets them
+min=$(plan_value "$run/files/plan" VCPUS 2>/dev/null || true)
+[ -z "$min" ] || [ "$min" -le "$VCPUS" ] || VCPUS=$min
 # MUTANT_KO: a cfq-iosched.ko built from a mutant (host/hunt/mutants.sh) replaces
 # the series' module (a later cpio member overwrites an earlier one)
 if [ -n "${MUTANT_KO:-}" ]; then
