@@ -27,7 +27,7 @@ title_expected() { # EXPECT TITLE
 same_kind() { # A B
 	awk -v a="$1" -v b="$2" '
 	function kind(t) { sub(/ in .*/, "", t); t = tolower(t); sub(/^(kasan|kfence): /, "", t); sub(/ (read|write)$/, "", t)
-		if (t ~ /^(use-after-free|slab-out-of-bounds|out-of-bounds|global-out-of-bounds|stack-out-of-bounds|null-ptr-deref|wild-memory-access|invalid-free|double-free|invalid-access|bug: unable to handle kernel (paging request|null pointer dereference)|general protection fault)$/)
+		if (t ~ /^(ubsan: array-index-out-of-bounds|use-after-free|slab-out-of-bounds|out-of-bounds|global-out-of-bounds|stack-out-of-bounds|null-ptr-deref|wild-memory-access|invalid-free|double-free|invalid-access|bug: unable to handle kernel (paging request|null pointer dereference)|general protection fault)$/)
 			return "bad memory access"
 		return t }
 	BEGIN { exit !(kind(a) == kind(b)) }'
@@ -39,11 +39,14 @@ same_kind() { # A B
 # build inlines and another does not: bfq_idle_slice_timer(_body)); a
 # report whose function the classifier could not name ("corrupted": a
 # posted excerpt without its trace) matches on its kind. KASAN and KFENCE
-# reports of one access are the same kind (the rig's kernels have KASAN).
+# reports of one access are the same kind (the rig's kernels have KASAN),
+# and so are an index out of bounds (UBSAN) and the out-of-bounds access it
+# makes (KASAN, whose redzone sees it first on the rig's kernels).
 same_title() { # A B
 	awk -v a="$1" -v b="$2" '
 	function fn(t) { if (t !~ / in /) return ""; sub(/.* in /, "", t); sub(/[ .+].*/, "", t); return t }
-	function kind(t) { sub(/ in .*/, "", t); t = tolower(t); sub(/^(kasan|kfence): /, "", t); sub(/ (read|write)$/, "", t); return t }
+	function kind(t) { sub(/ in .*/, "", t); t = tolower(t); sub(/^(kasan|kfence): /, "", t); sub(/ (read|write)$/, "", t)
+		sub(/^(ubsan: array-index-|slab-|global-|stack-|vmalloc-)out-of-bounds$/, "out-of-bounds", t); return t }
 	BEGIN { fa = fn(a); fb = fn(b)
 		exit !(a == b || (fa != "" && fb != "" && kind(a) == kind(b) &&
 			(fa == "corrupted" || index(fa, fb) == 1 || index(fb, fa) == 1))) }'

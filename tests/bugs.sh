@@ -85,6 +85,9 @@ differs() { ! same_title "$1" "$2"; }
 no_match() { ! title_expected "$1" "$2"; }
 check "same_title: KFENCE and KASAN reports of one access in one function" same "KFENCE: use-after-free read in bfq_exit_icq_bfqq" "KASAN: use-after-free Read in bfq_exit_icq_bfqq"
 check "same_title: an inlined body is the same function" same "KASAN: use-after-free Read in bfq_idle_slice_timer" "KASAN: use-after-free Read in bfq_idle_slice_timer_body"
+check "same_title: an index out of bounds (UBSAN) and its access (KASAN) in one function" same "UBSAN: array-index-out-of-bounds in kyber_bio_merge" "KASAN: slab-out-of-bounds Read in kyber_bio_merge"
+check "same_title: UBSAN's other reports are not out-of-bounds accesses" differs "UBSAN: shift-out-of-bounds in kyber_bio_merge" "KASAN: slab-out-of-bounds Read in kyber_bio_merge"
+check "same_title: out of bounds is not use-after-free" differs "KASAN: slab-out-of-bounds Read in kyber_bio_merge" "KASAN: use-after-free Read in kyber_bio_merge"
 check "same_title: another kind of report is not" differs "KASAN: use-after-free Read in bt_iter" "KASAN: slab-out-of-bounds Read in bt_iter"
 check "same_title: another function is not" differs "WARNING in bfq_put_queue" "WARNING in cfq_put_queue"
 check "title_expected: one alternative's words all in the title" title_expected "use-after-free ioc_clear_queue / list_del corruption" "KASAN: use-after-free Write in ioc_clear_queue"

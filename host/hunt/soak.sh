@@ -315,7 +315,7 @@ dur=$((SECONDS - start))
 echo "========================================================================"
 echo " soak $id: $status after $done_n rounds, $dur s, $ops ops ($JOBS guest(s) at once: $((done_n * 3600 / (dur > 0 ? dur : 1))) rounds/hour)"
 # the settings a replay needs besides scenario and seed
-again="${KERNEL_SRC:+KERNEL_SRC=$(realpath "$KERNEL_SRC") }${EXTRA_CONFIG:+EXTRA_CONFIG=$(realpath "$EXTRA_CONFIG") }$([ "$KVER" = 6.1 ] || echo "KVER=$KVER ")$([ "$FLAVOR" = debug ] || echo "FLAVOR=$FLAVOR ")${BUG:+BUG=$BUG }$([ "$UNDER_TEST" = cfq ] || echo "UNDER_TEST=$UNDER_TEST ")${FAULTS:+FAULTS='$FAULTS' }"
+again="${KERNEL_SRC:+KERNEL_SRC=$(realpath "$KERNEL_SRC") }${EXTRA_CONFIG:+EXTRA_CONFIG=$(realpath "$EXTRA_CONFIG") }$([ "$KVER" = 6.1 ] || echo "KVER=$KVER ")$([ "$FLAVOR" = debug ] || echo "FLAVOR=$FLAVOR ")${BUG:+BUG=$BUG }$([ "$UNDER_TEST" = cfq ] || echo "UNDER_TEST=$UNDER_TEST ")${FAULTS:+FAULTS='$FAULTS' }$([ "$VCPUS" = 2 ] || echo "VCPUS=$VCPUS ")$([ "${MEM:-2048}" = 2048 ] || echo "MEM=$MEM ")"
 echo " soak seed $seed: ${again}make soak SCENARIO=$scn SEED=$seed DURATION=$total replays it (ROUNDS=a-b: some rounds)"
 echo " rounds (round, seed, seconds, status, ops, wall seconds, scenario, faults, host, flavor):"
 cut -f1-9,11 "$dir/rounds" | sed 's/^/   /' | tail -10
