@@ -334,7 +334,7 @@ while [ $i -lt "$PLAN_N" ]; do
 		fi
 	fi
 	wait "$p"; src=$?
-	grep -E '^(result|summary|paths|ioprio) ' /tmp/s$i.out >&3
+	grep -E '^(result|summary|paths|ioprio|migrate) ' /tmp/s$i.out >&3
 	grep -h 'verify:' /tmp/s$i.out /tmp/s$i.err | head -5 >&3
 	tail -n 20 /tmp/s$i.err | sed "s/^/stderr $name: /" >&3
 	case "$name:$src" in
