@@ -48,6 +48,9 @@ done
 # __blk_mq_tag_busy, which only tag-set reaches
 got=$(UNDER_TEST='' host/hunt/report.sh --analyse bugs/core-tag-busy-irq-unsafe/report.txt 2>&1 | sed -n 's/^scenarios=//p')
 check "REPORT=: a lockdep report's scenarios follow its own stack: tag-set first (got '$got')" [ "${got%% *}" = tag-set ]
+# kyber_bio_merge under kyber: only migrate's reach holds it
+got=$(UNDER_TEST='' host/hunt/report.sh --analyse bugs/kyber-bio-merge-preempt-oob/report.txt 2>&1 | sed -n 's/^scenarios=//p')
+check "REPORT=: kyber's UBSAN report picks migrate, the round that reaches kyber_bio_merge (got '$got')" [ "${got%% *}" = migrate ]
 [ ! -f "$(bug_patch live-ioc-clear-queue)" ] || {
 	fail=$(patch_failure "$(bug_patch live-ioc-clear-queue)" bugs/live-ioc-clear-queue/fix.patch 2>&1)
 	check "live-ioc-clear-queue: the backport applies on top of its window${fail:+ ($fail)}" [ -z "$fail" ]
