@@ -12,6 +12,24 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Fork one of the clients' helpers (watchdog, shuffler, mover): 0 in the
+ * helper, with the default actions of SIGTERM and SIGINT back; its pid in
+ * the caller; -1 when fork failed (said on stderr as "fork WHAT"). */
+static pid_t fork_helper(const char *what)
+{
+	pid_t p;
+
+	fflush(NULL);
+	p = fork();
+	if (p < 0)
+		fprintf(stderr, "fork %s: %s\n", what, strerror(errno));
+	if (p == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+	}
+	return p;
+}
+
 /* The progress watchdog, a process of its own (the stressors fork, so a
  * thread would not survive in the clients' view). A request stuck in the
  * scheduler does not trip the kernel's hung-task detector: blk_io_schedule()
@@ -23,14 +41,9 @@ static void stall_watchdog(struct stats *st, int n)
 	uint64_t *seen, *since;
 	char *told;
 
-	fflush(NULL);
-	p = fork();
-	if (p < 0)
-		perror("fork stall watchdog");
+	p = fork_helper("stall watchdog");
 	if (p)
 		return;
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
 	seen = calloc((size_t)n, sizeof(*seen));
 	since = calloc((size_t)n, sizeof(*since));
 	told = calloc((size_t)n, 1);
@@ -196,14 +209,9 @@ static pid_t ioprio_shuffler(const pid_t *pids, int n, struct stats *st)
 	uint64_t changes = 0, rt = 0;
 	struct rng r;
 
-	fflush(NULL);
-	p = fork();
-	if (p < 0)
-		perror("fork ioprio shuffler");
+	p = fork_helper("ioprio shuffler");
 	if (p)
 		return p > 0 ? p : 0;
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
 	rng_init(&r, opt.seed, 0x10b210);
 	while (getppid() == parent && !time_up() && !clients_done(st, n)) {
 		uint64_t until = now_us() + 100000 + rng_below(&r, 300000);
@@ -252,14 +260,9 @@ static pid_t migrator(const pid_t *pids, int n, struct stats *st)
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &all))
 			cpus[ncpu++] = c;
-	fflush(NULL);
-	p = fork();
-	if (p < 0)
-		perror("fork mover");
+	p = fork_helper("mover");
 	if (p)
 		return p > 0 ? p : 0;
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
 	rng_init(&r, opt.seed, 0x319a7e);
 	while (ncpu > 1 && getppid() == parent && !time_up() && !clients_done(st, n)) {
 		int i = (int)rng_below(&r, (uint64_t)n), back = rng_below(&r, 8) == 0;
@@ -371,11 +374,9 @@ void run_clients(int n, client_fn fn, void *arg, struct stats *st)
 	alarm(0);
 	/* the shuffler and the mover end with the clients; their lines come
 	 * before the results */
-	if (shuffler)
-		while (waitpid(shuffler, NULL, 0) < 0 && errno == EINTR)
-			;
-	if (mover)
-		while (waitpid(mover, NULL, 0) < 0 && errno == EINTR)
+	pid_t helpers[] = { shuffler, mover };
+	for (size_t k = 0; k < sizeof(helpers) / sizeof(helpers[0]); k++)
+		while (helpers[k] && waitpid(helpers[k], NULL, 0) < 0 && errno == EINTR)
 			;
 	free(pids);
 }
