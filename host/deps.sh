@@ -5,7 +5,7 @@ set -euo pipefail
 kver_check
 pkgs="linux-source-$KVER qemu-system-x86 busybox-static fio stress-ng libaio-dev bc bison flex
 libelf-dev libssl-dev cpio kmod xz-utils e2fsprogs gcc make perl python3 shellcheck sparse dwarves lcov liburing-dev
-util-linux parallel openssh-server openssh-client strace"
+util-linux parallel openssh-server openssh-client strace mawk"
 # DEPS=skip: a host without apt (or without root) brings its own tools; the
 # rig checks the commands it runs and the kernel source, installs nothing
 # --check: only whether DEPS is one of those (host/rig, before any work)

@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
 # test: audit 50 host
-# Tests of the slice audit (guest/slice-audit.awk) with the guest's awk
-# (busybox) on small traces in the block tracer's format: what it counts as
-# a breach, what it must let pass, and its summary line.
+# Tests of the slice audit (guest/slice-audit.awk) with the guest's awks
+# on small traces in the block tracer's format: what it counts as a
+# breach, what it must let pass, and its summary line. The guest runs it
+# with mawk (guest/lib.sh audit_awk), else busybox awk: every trace here
+# goes through both, and they must print the same.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TEST_GROUP=audit
 . tests/lib.sh
-awk_() { if command -v busybox >/dev/null; then busybox awk "$@"; else awk "$@"; fi; }
+diffs=$(mktemp) runs=$(mktemp)
+trap 'rm -f "$diffs" "$runs"' EXIT
+awk_() { # the audit with busybox awk, checked against mawk on the same input
+	local in b m
+	in=$(mktemp)
+	cat >"$in"
+	b=$(busybox awk "$@" <"$in")
+	m=$(mawk "$@" <"$in")
+	echo >>"$runs"
+	[ "$b" = "$m" ] || printf '%s\n--- busybox:\n%s\n--- mawk:\n%s\n' "$(head -c 300 "$in")" "$b" "$m" >>"$diffs"
+	rm -f "$in"
+	printf '%s\n' "$b"
+}
 n=0
 line() { # DEV KEY EVENT ARGS -> one trace line
 	n=$((n + 1))
@@ -111,3 +125,7 @@ got=$(bash -c '. host/lib.sh && audit_totals "$@"' _ <(printf '%s\n' \
 	'audit slices=5 time=1 short=0 length=0 idle=0 nonrot=0 timeout=3 round=1 class=0 preempt=1 lost=7 devices=vda'))
 matches "summary totals: timeout breaches count as breaches in a round that lost no event, as notes in one that did" \
 	'^slices 15, ended by time 3, breaches 4, notes 4, lost events 7, in 2 round\(s\)$' "$got"
+# the two awks
+n=$(wc -l <"$runs")
+[ "$n" -ge 10 ] && [ ! -s "$diffs" ] && pass "mawk and busybox awk print the same audit on all $n traces" ||
+	fail "mawk and busybox awk print the same audit on all $n traces" "$(head -c 1500 "$diffs")"

@@ -56,7 +56,7 @@ trace_off() { echo 0 >$T/tracing_on; echo 0 >/sys/block/$1/trace/enable; }
 # the soak's slice audit (guest/slice-audit.awk) of the trace, with the
 # device's tunables now: its summary line "audit slices=N ... timeout=N"
 audit_trace() { # dev
-	{ cat $T/trace; echo rig-audit-end; } | awk -v conf="$(audit_device "$1")" -f /rig/trace.awk -f /rig/slice-audit.awk | tail -n 1
+	{ cat $T/trace; echo rig-audit-end; } | $audit_awk -v conf="$(audit_device "$1")" -f /rig/trace.awk -f /rig/slice-audit.awk | tail -n 1
 }
 # the audit's class rules on a real trace of two classes at once: clean,
 # and at least one slice chosen while both had queues waiting (BUSY, a

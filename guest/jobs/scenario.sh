@@ -105,7 +105,7 @@ if grep -qw blk $T/available_tracers 2>/dev/null; then
 		echo 1 >"/sys/block/$b/trace/enable" && audit_devs="$audit_devs $b"
 	done
 	echo 1 >$T/tracing_on
-	awk -v conf="$audit_conf" -f /rig/trace.awk -f /rig/slice-audit.awk $T/trace_pipe >/tmp/audit.out 2>&1 &
+	$audit_awk -v conf="$audit_conf" -f /rig/trace.awk -f /rig/slice-audit.awk <$T/trace_pipe >/tmp/audit.out 2>&1 &
 	audit_pid=$!
 	audit_kinds='short|length|idle|nonrot|timeout|round|class|preempt|grace'	# the rules whose breach is a finding
 	rig_log "slice audit on:$audit_devs (tunables:$audit_conf)"

@@ -54,11 +54,13 @@ mv -f "$out/base.cpio.$$" "$out/base.cpio"
 rm -rf "$root"
 
 # 4. tools disk, rebuilt only when the tools change
-stamp=$( (dpkg-query -W fio stress-ng; ls -l /usr/bin/fio /usr/bin/stress-ng) | sha256sum | cut -c1-12)
+# (mawk: the slice audit's awk in the guest, when the host has it)
+stamp=$( (dpkg-query -W fio stress-ng mawk; ls -l /usr/bin/fio /usr/bin/stress-ng /usr/bin/mawk) 2>/dev/null | sha256sum | cut -c1-12)
 if [ "$(cat "$RIG_CACHE/tools.stamp" 2>/dev/null)" != "$stamp" ] || [ ! -f "$RIG_CACHE/tools.img" ]; then
 	t="$RIG_CACHE/tools.tmp"
 	rm -rf "$t" && mkdir -p "$t/bin" "$t/lib"
-	for b in /usr/bin/fio /usr/bin/stress-ng; do
+	for b in /usr/bin/fio /usr/bin/stress-ng /usr/bin/mawk; do
+		[ -x "$b" ] || continue
 		cp "$b" "$t/bin/"
 		ldd "$b" | awk '/=>/ {print $3} /^\t\/lib64/ {print $1}' | while read -r l; do
 			cp -L "$l" "$t/lib/"
