@@ -54,6 +54,7 @@ rig_setup() {
 # there). "-W interactive": mawk reads stdin a line at a time; a file or
 # pipe it would read until its buffer is full, past the end marker of a
 # trace_pipe that stays open.
+# shellcheck disable=SC2034 # read by the jobs that source this file
 audit_awk="awk"
 [ -x /usr/bin/mawk ] && audit_awk="mawk -W interactive"
 
