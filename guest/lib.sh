@@ -55,7 +55,7 @@ rig_setup() {
 # pipe it would read until its buffer is full, past the end marker of a
 # trace_pipe that stays open.
 # shellcheck disable=SC2034 # read by the jobs that source this file
-if [ -x /usr/bin/mawk ]; then audit_awk="mawk -W interactive"; else audit_awk=awk; fi
+if [ -x /usr/bin/mawk ]; then audit_awk="mawk -W interactive"; else audit_awk="awk"; fi
 
 # Progress heartbeat while a job runs: one console line every $2 seconds.
 rig_heartbeat() {
