@@ -55,6 +55,7 @@ trace_on() { # dev
 trace_off() { echo 0 >$T/tracing_on; echo 0 >/sys/block/$1/trace/enable; }
 # the soak's slice audit (guest/slice-audit.awk) of the trace, with the
 # device's tunables now: its summary line "audit slices=N ... timeout=N"
+# shellcheck disable=SC2154 # audit_awk: guest/lib.sh
 audit_trace() { # dev
 	{ cat $T/trace; echo rig-audit-end; } | $audit_awk -v conf="$(audit_device "$1")" -f /rig/trace.awk -f /rig/slice-audit.awk | tail -n 1
 }
