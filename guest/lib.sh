@@ -47,13 +47,11 @@ rig_setup() {
 }
 
 # The slice audit's awk (guest/slice-audit.awk): Debian's mawk from the
-# tools disk (rig_setup), else busybox awk. The audit reads the trace as
-# it comes, and with busybox awk under TCG a 30 s round with faults left
-# it 38 s behind at the end, which the round waited for. mawk is about six
-# times faster (tests/slice-audit.sh: both print the same on every trace
-# there). "-W interactive": mawk reads stdin a line at a time; a file or
-# pipe it would read until its buffer is full, past the end marker of a
-# trace_pipe that stays open.
+# tools disk (rig_setup), else busybox awk. Under TCG busybox awk fell
+# behind the trace and the round waited for it (doc/guide.md, the slice
+# audit; tests/slice-audit.sh: both print the same). "-W interactive":
+# mawk reads stdin a line at a time; a file or pipe it would read until
+# its buffer is full, past the end marker of a trace_pipe that stays open.
 # shellcheck disable=SC2034 # read by the jobs that source this file
 if [ -x /usr/bin/mawk ]; then audit_awk="mawk -W interactive"; else audit_awk="awk"; fi
 

@@ -22,8 +22,7 @@ if [ ! -f "$r/summary" ]; then
 else
 	for f in faults/*.flt; do
 		name=$(basename "$f" .flt) got='' miss=''
-		# a set's faults: the first word of each of its lines
-		for k in $(sed -n 's/^\([a-z_]\{1,\}\) .*/\1/p' "$f"); do
+		for k in $(host/hunt/faults.sh names "$f"); do
 			n=$(awk -v k="$k" '$1 == "fault" && $2 == k { split($3, kv, "="); s += kv[2] } END { print s + 0 }' "$r/results.log")
 			if [ "$n" -gt 0 ]; then got="$got $k=$n"; else miss="$miss $k"; fi
 		done

@@ -181,7 +181,7 @@ boot_and_watch() {
 	cat "$mon.out" >"$run/monitor.log" 2>/dev/null &
 	mpid=$!
 
-	hang='' silence=$SILENCE apic_failed='' report_at='' grace=$REPORT_GRACE
+	hang='' silence=$SILENCE apic_failed='' report_at='' grace=$REPORT_GRACE ending=''
 	boots=$((boots + 1))
 	last_size=0 last_change=$SECONDS done_at='' next_progress=$((SECONDS + ${PROGRESS:-30}))
 	while kill -0 "$qpid" 2>/dev/null; do
@@ -199,10 +199,10 @@ boot_and_watch() {
 		# a guest that stops at its first finding says so (guest/jobs/scenario.sh
 		# end_round); a healthy one then ends within 40 s (60 with kmemleak's
 		# scan), a wedged one (a use-after-free in the I/O path) never does:
-		# 90 s from that line, not REPORT_GRACE from the report
-		if [ -n "$report_at" ] && [ "$grace" -gt $((SECONDS - report_at + 90)) ] &&
-			grep -aq 'RIG: .*: ending the round early' "$run/console.log"; then
-			grace=$((SECONDS - report_at + 90))
+		# 90 s from that line, if that is sooner than REPORT_GRACE
+		if [ -n "$report_at" ] && [ -z "$ending" ] && grep -aq 'RIG: .*: ending the round early' "$run/console.log"; then
+			ending=$((SECONDS - report_at + 90))
+			[ "$ending" -ge "$grace" ] || grace=$ending
 		fi
 		# Under TCG the local APIC timer fails the kernel's boot check
 		# against the PIT in about one boot in four (both are emulated,
